@@ -1,0 +1,57 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// Swift 6 language mode everywhere; every warning is an error (engineering rule 1).
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .treatAllWarnings(as: .error),
+]
+
+let package = Package(
+    name: "Hearth",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "hearth", targets: ["hearth"]),
+        .executable(name: "hearth-bench", targets: ["HearthBench"]),
+    ],
+    targets: [
+        // System libraries: one door each (ARCHITECTURE rule 3).
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL"),
+        .systemLibrary(name: "CNGHTTP2", path: "Sources/CNGHTTP2"),
+
+        .target(name: "FirestoreModel", swiftSettings: strict),
+        .target(name: "DocumentStore", dependencies: ["FirestoreModel", "CSQLite"], swiftSettings: strict),
+        .target(name: "SecurityRules", dependencies: ["FirestoreModel", "COpenSSL"], swiftSettings: strict),
+        .target(
+            name: "FirestoreEngine", dependencies: ["FirestoreModel", "DocumentStore", "SecurityRules"],
+            swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["CNGHTTP2"], swiftSettings: strict),
+        .target(
+            name: "FirestoreAPI", dependencies: ["FirestoreModel", "FirestoreEngine", "HTTPServer", "SecurityRules"],
+            swiftSettings: strict),
+        .target(
+            name: "Functions", dependencies: ["FirestoreModel", "FirestoreEngine", "HTTPServer", "FirestoreAPI"],
+            swiftSettings: strict),
+        .target(name: "ShoutsBackend", dependencies: ["Functions", "FirestoreModel"], swiftSettings: strict),
+        .target(
+            name: "Hearth",
+            dependencies: [
+                "FirestoreModel", "DocumentStore", "SecurityRules", "FirestoreEngine", "HTTPServer",
+                "FirestoreAPI", "Functions", "ShoutsBackend",
+            ],
+            swiftSettings: strict),
+        .executableTarget(name: "hearth", dependencies: ["Hearth"], swiftSettings: strict),
+        .executableTarget(
+            name: "HearthBench", dependencies: ["Hearth", "CSQLite"], path: "Benchmarks/HearthBench",
+            swiftSettings: strict),
+
+        .testTarget(name: "FirestoreModelTests", dependencies: ["FirestoreModel"], swiftSettings: strict),
+        .testTarget(name: "DocumentStoreTests", dependencies: ["DocumentStore"], swiftSettings: strict),
+        .testTarget(name: "SecurityRulesTests", dependencies: ["SecurityRules"], swiftSettings: strict),
+        .testTarget(name: "FirestoreEngineTests", dependencies: ["FirestoreEngine"], swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
+        .testTarget(name: "FirestoreAPITests", dependencies: ["FirestoreAPI", "Hearth"], swiftSettings: strict),
+        .testTarget(name: "ShoutsBackendTests", dependencies: ["ShoutsBackend", "Hearth"], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,2 @@
+/// Namespace marker for the DocumentStore module; see ARCHITECTURE.md.
+public enum DocumentStoreModule {}

@@ -1,0 +1,2 @@
+/// Namespace marker for the FirestoreAPI module; see ARCHITECTURE.md.
+public enum FirestoreAPIModule {}

@@ -1,0 +1,2 @@
+/// Namespace marker for the FirestoreEngine module; see ARCHITECTURE.md.
+public enum FirestoreEngineModule {}

@@ -1,0 +1,2 @@
+/// Namespace marker for the FirestoreModel module; see ARCHITECTURE.md.
+public enum FirestoreModelModule {}

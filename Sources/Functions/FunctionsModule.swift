@@ -1,0 +1,2 @@
+/// Namespace marker for the Functions module; see ARCHITECTURE.md.
+public enum FunctionsModule {}

@@ -1,0 +1,2 @@
+/// Namespace marker for the HTTPServer module; see ARCHITECTURE.md.
+public enum HTTPServerModule {}

@@ -1,0 +1,2 @@
+/// Namespace marker for the SecurityRules module; see ARCHITECTURE.md.
+public enum SecurityRulesModule {}

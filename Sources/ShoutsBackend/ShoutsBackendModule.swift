@@ -1,0 +1,2 @@
+/// Namespace marker for the ShoutsBackend module; see ARCHITECTURE.md.
+public enum ShoutsBackendModule {}

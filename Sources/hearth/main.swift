@@ -1,0 +1,3 @@
+import Hearth
+
+await HearthCLI.main(CommandLine.arguments)

@@ -1,0 +1,4 @@
+import Testing
+@testable import DocumentStore
+
+@Test func moduleLoads() { _ = DocumentStoreModule.self }

@@ -1,0 +1,4 @@
+import Testing
+@testable import FirestoreEngine
+
+@Test func moduleLoads() { _ = FirestoreEngineModule.self }

@@ -1,0 +1,4 @@
+import Testing
+@testable import FirestoreModel
+
+@Test func moduleLoads() { _ = FirestoreModelModule.self }

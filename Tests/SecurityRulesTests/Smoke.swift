@@ -1,0 +1,4 @@
+import Testing
+@testable import SecurityRules
+
+@Test func moduleLoads() { _ = SecurityRulesModule.self }

@@ -1,0 +1,4 @@
+import Testing
+@testable import ShoutsBackend
+
+@Test func moduleLoads() { _ = ShoutsBackendModule.self }
