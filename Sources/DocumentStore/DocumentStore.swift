@@ -1,0 +1,73 @@
+import FirestoreModel
+
+/// One change a commit makes to the stored state.
+public enum Mutation: Sendable, Hashable {
+    /// Store `document` (create or replace) under its path.
+    case put(Document)
+    /// Remove the document at the path (no-op when missing).
+    case delete(ResourcePath)
+
+    /// The document path the mutation touches.
+    public var path: ResourcePath {
+        switch self {
+        case .put(let d): return d.path
+        case .delete(let p): return p
+        }
+    }
+}
+
+/// Durable storage of documents for every database, behind which SQLite and the in-memory
+/// reference implementation sit. Both pass one contract suite (`DocumentStoreTests`).
+///
+/// Concurrency: `commit` calls are serialised by the caller (one writer, the engine);
+/// snapshots may be opened and read from any task concurrently with a commit.
+public protocol DocumentStore: Sendable {
+    /// Opens a consistent read view of the current state. Release it with `close()`.
+    /// - Throws: `.internalError` when storage fails.
+    func snapshot() throws(FirestoreError) -> any StoreSnapshot
+
+    /// Applies `mutations` atomically and durably; once this returns the change survives
+    /// `kill -9`. Records `commitTime` as the store's last commit time.
+    /// - Throws: `.internalError` when storage fails (nothing is applied then).
+    func commit(_ mutations: [Mutation], in database: DatabaseID, commitTime: Timestamp) throws(FirestoreError)
+
+    /// Deletes every document of `database` (the emulator's "clear" endpoint).
+    func deleteAll(in database: DatabaseID) throws(FirestoreError)
+
+    /// The greatest commit time ever recorded (persisted across restarts), or nil for a new store.
+    func lastCommitTime() throws(FirestoreError) -> Timestamp?
+
+    /// Flushes and closes storage; later calls fail.
+    func close()
+}
+
+/// A consistent, read-only view of a `DocumentStore` at one moment.
+///
+/// Not shared between tasks: one request opens it, reads, and closes it.
+public protocol StoreSnapshot: AnyObject {
+    /// The document at `path`, or nil when missing.
+    func document(_ path: ResourcePath, in database: DatabaseID) throws(FirestoreError) -> Document?
+
+    /// The exact result of `target` (filters, order, cursors, offset, limit applied), using
+    /// indexes so that a selective query does not read the whole collection.
+    /// - Returns: the documents in query order and the count skipped by `offset`.
+    /// - Throws: `.invalidArgument` for queries that cannot run; `.internalError` on storage failure.
+    func runQuery(_ target: QueryTarget, in database: DatabaseID) throws(FirestoreError)
+        -> (documents: [Document], skipped: Int)
+
+    /// Direct child documents of collection `collection`, in `__name__` order, starting after
+    /// `startAfter` (exclusive) when given, at most `limit` of them.
+    func listDocuments(in collection: ResourcePath, database: DatabaseID, startAfter: ResourcePath?, limit: Int?)
+        throws(FirestoreError) -> [Document]
+
+    /// Paths under `collection` that have no document but have descendants ("missing" documents
+    /// that `showMissing` lists), in `__name__` order.
+    func missingDocuments(in collection: ResourcePath, database: DatabaseID) throws(FirestoreError) -> [ResourcePath]
+
+    /// Ids of the collections directly under `parent` (a document, or the root) that contain
+    /// at least one document at any depth, ascending by UTF-8 bytes.
+    func collectionIDs(under parent: ResourcePath, in database: DatabaseID) throws(FirestoreError) -> [String]
+
+    /// Releases the view.
+    func close()
+}

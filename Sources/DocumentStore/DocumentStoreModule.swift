@@ -1,2 +1,0 @@
-/// Namespace marker for the DocumentStore module; see ARCHITECTURE.md.
-public enum DocumentStoreModule {}

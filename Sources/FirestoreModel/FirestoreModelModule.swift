@@ -1,2 +1,0 @@
-/// Namespace marker for the FirestoreModel module; see ARCHITECTURE.md.
-public enum FirestoreModelModule {}

@@ -1,0 +1,111 @@
+/// A path of a document or collection relative to a database's documents root.
+///
+/// `["rooms", "r1"]` is a document (even count), `["rooms"]` a collection (odd count),
+/// `[]` the root. Segments are raw (decoded) ids. Source: reference §1.10.
+public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The decoded segments.
+    public var segments: [String]
+
+    /// Creates a path from decoded segments.
+    public init(_ segments: [String]) { self.segments = segments }
+
+    /// The documents root (no segments).
+    public static let root = ResourcePath([])
+
+    /// Splits a slash-separated relative path (`"rooms/r1"`) into segments; empty string is the root.
+    public init(relative: String) {
+        segments = relative.isEmpty ? [] : relative.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// True when the path names a document (even, non-zero number of segments).
+    public var isDocument: Bool { !segments.isEmpty && segments.count % 2 == 0 }
+    /// True when the path names a collection (odd number of segments).
+    public var isCollection: Bool { segments.count % 2 == 1 }
+    /// The last segment: the document or collection id.
+    public var lastSegment: String { segments.last ?? "" }
+    /// The path without its last segment.
+    public var parent: ResourcePath { ResourcePath(Array(segments.dropLast())) }
+    /// The path with `segment` appended.
+    public func appending(_ segment: String) -> ResourcePath { ResourcePath(segments + [segment]) }
+    /// True when `self` is a strict ancestor of `other` or equal to it.
+    public func isPrefix(of other: ResourcePath) -> Bool {
+        segments.count <= other.segments.count && zip(segments, other.segments).allSatisfy { $0 == $1 }
+    }
+    /// Slash-joined relative path, `"rooms/r1"`.
+    public var relativeString: String { segments.joined(separator: "/") }
+    public var description: String { relativeString }
+
+    /// Segment-wise order as Firestore orders document keys (`__name__`).
+    public static func < (lhs: ResourcePath, rhs: ResourcePath) -> Bool {
+        for (a, b) in zip(lhs.segments, rhs.segments) {
+            let c = compareSegments(a, b)
+            if c != .equal { return c == .less }
+        }
+        return lhs.segments.count < rhs.segments.count
+    }
+
+    /// Validates the segments as collection/document ids.
+    /// - Throws: `.invalidArgument` for empty ids, `.`/`..`, `/` inside a segment,
+    ///   reserved `__…__` ids, ids over 1,500 bytes, or a path deeper than 100 levels.
+    /// Source: reference §1.10.
+    public func validateIDs() throws(FirestoreError) {
+        if segments.count > 200 { throw .invalidArgument("Document path is too deep: \(relativeString)") }
+        for s in segments {
+            if s.isEmpty { throw .invalidArgument("Path \(relativeString) has an empty segment.") }
+            if s == "." || s == ".." { throw .invalidArgument("Path segment \"\(s)\" is not allowed: \(relativeString)") }
+            if s.contains("/") { throw .invalidArgument("Path segment contains '/': \(s)") }
+            if s.utf8.count > 1500 { throw .invalidArgument("Path segment longer than 1500 bytes.") }
+            if s.hasPrefix("__") && s.hasSuffix("__") && s.utf8.count >= 4 && numericID(s) == nil {
+                throw .invalidArgument("Document or collection id \"\(s)\" is reserved (__.*__).")
+            }
+        }
+    }
+}
+
+/// A database: project id plus database id (`(default)` unless named).
+public struct DatabaseID: Sendable, Hashable, CustomStringConvertible {
+    /// The project id, e.g. `demo-shouts`.
+    public var project: String
+    /// The database id, normally `(default)`.
+    public var database: String
+
+    /// Creates a database id.
+    public init(project: String, database: String = "(default)") {
+        self.project = project
+        self.database = database
+    }
+
+    /// `projects/{p}/databases/{d}`.
+    public var name: String { "projects/\(project)/databases/\(database)" }
+    /// `projects/{p}/databases/{d}/documents`.
+    public var documentsRoot: String { name + "/documents" }
+    public var description: String { name }
+
+    /// The full resource name of `path` (`projects/p/databases/d/documents/rooms/r1`).
+    public func resourceName(_ path: ResourcePath) -> String {
+        path.segments.isEmpty ? documentsRoot : documentsRoot + "/" + path.relativeString
+    }
+
+    /// Parses a full name under this database's documents root into a relative path.
+    /// - Throws: `.invalidArgument` when the name is not under `documentsRoot`.
+    public func path(fromName name: String) throws(FirestoreError) -> ResourcePath {
+        if name == documentsRoot { return .root }
+        let prefix = documentsRoot + "/"
+        guard name.hasPrefix(prefix) else {
+            throw .invalidArgument("Name \"\(name)\" is not in database \"\(self.name)\".")
+        }
+        let path = ResourcePath(relative: String(name.dropFirst(prefix.count)))
+        try path.validateIDs()
+        return path
+    }
+
+    /// Parses a full document name.
+    /// - Throws: `.invalidArgument` when it is not a document under this database.
+    public func documentPath(fromName name: String) throws(FirestoreError) -> ResourcePath {
+        let p = try path(fromName: name)
+        guard p.isDocument else {
+            throw .invalidArgument("Document name \"\(name)\" has odd number of segments.")
+        }
+        return p
+    }
+}

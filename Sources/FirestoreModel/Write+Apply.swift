@@ -1,0 +1,132 @@
+/// The outcome of applying one write to one document state.
+public struct AppliedWrite: Sendable {
+    /// The document after the write; nil when it does not exist afterwards.
+    public var document: Document?
+    /// True when the stored document changes (fields differ, or it was created or deleted).
+    public var changed: Bool
+    /// The write result to report.
+    public var result: WriteResult
+}
+
+extension Write {
+    /// Applies the write to `current` at `commitTime`, checking the precondition first.
+    ///
+    /// Pure: the caller stores the result. Semantics of masks, transforms and versions as
+    /// reference §1.3–§1.4 describe; unchanged writes keep their `updateTime`.
+    /// - Parameters:
+    ///   - current: the stored document, or nil when missing.
+    ///   - commitTime: the commit time (also the value of `REQUEST_TIME` transforms).
+    ///   - database: used for the resource names in error messages.
+    /// - Throws: `.notFound` ("No document to update: …") for `exists: true` on a missing
+    ///   document, `.alreadyExists` for `exists: false` on an existing one,
+    ///   `.failedPrecondition` on an `updateTime` mismatch, `.invalidArgument` for a
+    ///   transform whose operand or target is invalid.
+    public func apply(to current: Document?, commitTime: Timestamp, database: DatabaseID) throws(FirestoreError)
+        -> AppliedWrite
+    {
+        let name = database.resourceName(path)
+        switch currentDocument {
+        case .none: break
+        case .exists(true):
+            if current == nil { throw FirestoreError(.notFound, "No document to update: \(name)") }
+        case .exists(false):
+            if current != nil { throw FirestoreError(.alreadyExists, "Document already exists: \(name)") }
+        case .updateTime(let t):
+            guard let c = current else {
+                throw FirestoreError(.notFound, "No document to update: \(name)")
+            }
+            if c.updateTime != t {
+                throw FirestoreError(
+                    .failedPrecondition,
+                    "The required update time \(t.rfc3339) does not match the document's update time \(c.updateTime.rfc3339): \(name)"
+                )
+            }
+        }
+        var fields: [String: Value]
+        switch operation {
+        case .verify:
+            return AppliedWrite(document: current, changed: false, result: WriteResult(updateTime: nil))
+        case .delete:
+            return AppliedWrite(document: nil, changed: current != nil, result: WriteResult(updateTime: nil))
+        case .transform:
+            fields = current?.fields ?? [:]
+        case .update(_, let body):
+            if let mask = updateMask {
+                fields = current?.fields ?? [:]
+                for p in mask {
+                    if let v = body.value(at: p) {
+                        fields.setValue(v, at: p)
+                    } else {
+                        fields.removeValue(at: p)
+                    }
+                }
+            } else {
+                fields = body
+            }
+        }
+        var results: [Value] = []
+        results.reserveCapacity(updateTransforms.count)
+        for t in updateTransforms {
+            let (newValue, result) = try t.apply(to: fields.value(at: t.fieldPath), commitTime: commitTime)
+            fields.setValue(newValue, at: t.fieldPath)
+            results.append(result)
+        }
+        if let c = current, c.fields == fields {
+            return AppliedWrite(document: c, changed: false, result: WriteResult(updateTime: c.updateTime, transformResults: results))
+        }
+        let doc = Document(
+            path: path, fields: fields, createTime: current?.createTime ?? commitTime, updateTime: commitTime)
+        return AppliedWrite(document: doc, changed: true, result: WriteResult(updateTime: commitTime, transformResults: results))
+    }
+}
+
+extension FieldTransform {
+    /// Applies the transform to the field's current value.
+    /// - Returns: the new field value and the transform result (`nullValue` for array transforms).
+    /// - Throws: `.invalidArgument` when a numeric transform's operand is not a number.
+    /// Source: reference §1.4 transform table.
+    public func apply(to current: Value?, commitTime: Timestamp) throws(FirestoreError) -> (Value, Value) {
+        switch operation {
+        case .serverTimestamp:
+            let v = Value.timestamp(commitTime)
+            return (v, v)
+        case .increment(let operand):
+            guard operand.isNumber else {
+                throw .invalidArgument("Increment operand must be a number, got \(operand.typeName).")
+            }
+            let v: Value
+            switch (current, operand) {
+            case (.integer(let a)?, .integer(let b)):
+                let (sum, overflow) = a.addingReportingOverflow(b)
+                v = .integer(overflow ? (b > 0 ? .max : .min) : sum)
+            case (.integer(let a)?, .double(let b)): v = .double(Double(a) + b)
+            case (.double(let a)?, .integer(let b)): v = .double(a + Double(b))
+            case (.double(let a)?, .double(let b)): v = .double(a + b)
+            default: v = operand
+            }
+            return (v, v)
+        case .maximum(let operand), .minimum(let operand):
+            guard operand.isNumber else {
+                throw .invalidArgument("Maximum/minimum operand must be a number, got \(operand.typeName).")
+            }
+            guard let c = current, c.isNumber else { return (operand, operand) }
+            if c.isNaN { return (c, c) }
+            if operand.isNaN { return (operand, operand) }
+            let order = Value.compare(operand, c)
+            let wantGreater: Bool
+            if case .maximum = operation { wantGreater = true } else { wantGreater = false }
+            let v = (order == .greater && wantGreater) || (order == .less && !wantGreater) ? operand : c
+            return (v, v)
+        case .appendMissingElements(let elements):
+            var array: [Value] = []
+            if case .array(let a)? = current { array = a }
+            for e in elements where !array.contains(where: { $0.firestoreEquals(e) }) { array.append(e) }
+            return (.array(array), .null)
+        case .removeAllFromArray(let elements):
+            var array: [Value] = []
+            if case .array(let a)? = current { array = a }
+            array.removeAll { x in elements.contains { $0.firestoreEquals(x) } }
+            return (.array(array), .null)
+        }
+    }
+}
