@@ -9,7 +9,7 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "Hearth",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "hearth", targets: ["hearth"]),
         .executable(name: "hearth-bench", targets: ["HearthBench"]),

@@ -1,0 +1,89 @@
+import Foundation
+import FirestoreModel
+
+/// Turns an `Authorization` header into an `AuthContext` the way the Firestore emulator does.
+///
+/// `Bearer owner` is admin. Any other bearer must be a JWT (`header.payload.signature`,
+/// base64url, signature not verified — unsigned emulator tokens end in `.`); its claims
+/// become `request.auth.token`, and `uid` is `sub`, else `user_id`. Source: reference §2.2, §2.7.
+public enum BearerToken {
+    /// Decodes the header value.
+    /// - Parameter header: the `Authorization` value, or nil when absent (→ `.unauthenticated`).
+    /// - Throws: `.invalidArgument` ("invalid jwt …") for a non-JWT bearer, a non-Bearer
+    ///   scheme, undecodable base64url, a payload that is not a JSON object, or a token
+    ///   without `sub`/`user_id`.
+    public static func authContext(fromHeader header: String?) throws(FirestoreError) -> AuthContext {
+        guard let header = header?.trimmingCharacters(in: .whitespaces), !header.isEmpty else { return .unauthenticated }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw .invalidArgument("invalid jwt: the Authorization header must be \"Bearer <token>\".")
+        }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        if token == "owner" { return .admin }
+        return try authContext(fromJWT: token)
+    }
+
+    /// Decodes a JWT's claims into an `AuthContext.user`.
+    /// - Throws: `.invalidArgument` as `authContext(fromHeader:)`.
+    public static func authContext(fromJWT token: String) throws(FirestoreError) -> AuthContext {
+        let claims = try claims(ofJWT: token)
+        let uid: String
+        if case .string(let s)? = claims["sub"], !s.isEmpty {
+            uid = s
+        } else if case .string(let s)? = claims["user_id"], !s.isEmpty {
+            uid = s
+        } else {
+            throw .invalidArgument("invalid jwt: the token has no \"sub\" or \"user_id\" claim.")
+        }
+        return .user(uid: uid, token: claims)
+    }
+
+    /// The claims of a JWT as Firestore values (numbers with no fraction become ints).
+    /// - Throws: `.invalidArgument` when the token is not three base64url parts with JSON objects.
+    public static func claims(ofJWT token: String) throws(FirestoreError) -> [String: Value] {
+        let segments = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard segments.count == 3 || segments.count == 2,
+            let headerData = base64URLDecode(String(segments[0])),
+            (try? JSONSerialization.jsonObject(with: headerData)) is [String: Any],
+            let payloadData = base64URLDecode(String(segments[1])),
+            let payload = (try? JSONSerialization.jsonObject(with: payloadData)) as? [String: Any]
+        else {
+            throw .invalidArgument("invalid jwt: the bearer token is neither \"owner\" nor a decodable JWT.")
+        }
+        var out: [String: Value] = [:]
+        for (k, v) in payload { out[k] = value(fromJSON: v) }
+        return out
+    }
+
+    /// Decodes base64url with or without padding.
+    public static func base64URLDecode(_ s: String) -> Data? {
+        var t = s.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while t.count % 4 != 0 { t += "=" }
+        return Data(base64Encoded: t)
+    }
+
+    /// Encodes bytes as base64url without padding.
+    public static func base64URLEncode(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Converts a `JSONSerialization` value to a Firestore value (claims, callable data).
+    public static func value(fromJSON v: Any) -> Value {
+        switch v {
+        case is NSNull: return .null
+        case let s as String: return .string(s)
+        case let n as NSNumber:
+            // Foundation on Linux tags booleans "c", doubles "d"/"f", unsigned 64-bit "Q".
+            switch String(cString: n.objCType) {
+            case "c": return .boolean(n.boolValue)
+            case "d", "f": return .double(n.doubleValue)
+            case "Q": return n.uint64Value > UInt64(Int64.max) ? .double(n.doubleValue) : .integer(n.int64Value)
+            default: return .integer(n.int64Value)
+            }
+        case let a as [Any]: return .array(a.map(value(fromJSON:)))
+        case let m as [String: Any]: return .map(m.mapValues(value(fromJSON:)))
+        default: return .null
+        }
+    }
+}

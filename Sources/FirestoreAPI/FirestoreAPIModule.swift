@@ -1,2 +1,0 @@
-/// Namespace marker for the FirestoreAPI module; see ARCHITECTURE.md.
-public enum FirestoreAPIModule {}

@@ -1,0 +1,186 @@
+import DocumentStore
+import FirestoreModel
+
+/// The response of Commit. Source: googleapis `firestore.proto` CommitResponse.
+public struct CommitResponse: Sendable {
+    /// One result per write, in order.
+    public var writeResults: [WriteResult]
+    /// The commit time.
+    public var commitTime: Timestamp
+    /// The document after each write, in order (nil when it does not exist afterwards).
+    public var documents: [Document?]
+}
+
+extension FirestoreEngine {
+    /// Commit: applies `writes` atomically and in order, after checking preconditions, the
+    /// transaction's reads and the rules for every write (a denied write fails the whole
+    /// commit and changes nothing; `getAfter` sees the whole batch).
+    ///
+    /// - Throws: `.invalidArgument` for malformed writes or an unknown transaction,
+    ///   `.notFound`/`.alreadyExists`/`.failedPrecondition` for preconditions,
+    ///   `.aborted` when a document the transaction read changed since,
+    ///   `.permissionDenied` when rules deny a write, `.internalError` on storage failure.
+    /// Source: Firestore REST v1 Commit; reference §1.3–§1.4, security-rules §6.1.
+    public func commit(_ writes: [Write], in database: DatabaseID, transaction: [UInt8]? = nil, auth: AuthContext)
+        throws(FirestoreError) -> CommitResponse
+    {
+        for w in writes { try validate(w) }
+        return try writer.withLock { (state: inout WriterState) throws(FirestoreError) -> CommitResponse in
+            var tx: TransactionRegistry.Entry?
+            if let id = transaction {
+                tx = try transactions.take(id, database: database)
+                if case .readOnly = tx?.mode, !writes.isEmpty {
+                    throw .invalidArgument("Cannot modify entities in a read-only transaction.")
+                }
+            }
+            let commitTime = nextCommitTime(&state)
+            let snapshot = try store.snapshot()
+            defer { snapshot.close() }
+            if let tx, case .readWrite = tx.mode {
+                for (path, version) in tx.readVersions {
+                    let current = try snapshot.document(path, in: database)
+                    if current?.updateTime != version {
+                        throw .aborted("Too much contention on these documents. Please try again.")
+                    }
+                }
+            }
+            let batch = try apply(writes, to: snapshot, in: database, commitTime: commitTime, auth: auth)
+            if !batch.mutations.isEmpty {
+                try store.commit(batch.mutations, in: database, commitTime: commitTime)
+            }
+            state.lastCommitTime = commitTime
+            if !batch.changes.isEmpty {
+                notify(CommittedChange(database: database, commitTime: commitTime, changes: batch.changes))
+            }
+            return CommitResponse(writeResults: batch.results, commitTime: commitTime, documents: batch.documents)
+        }
+    }
+
+    /// BatchWrite: applies each write on its own (not atomic); one status per write.
+    /// Admin only, as on the emulator ("Batch writes require admin authentication.").
+    /// - Throws: `.permissionDenied` without admin; `.invalidArgument` when two writes target
+    ///   the same document.
+    public func batchWrite(_ writes: [Write], in database: DatabaseID, auth: AuthContext) throws(FirestoreError)
+        -> [Result<WriteResult, FirestoreError>]
+    {
+        guard auth.isAdmin else { throw .permissionDenied("Batch writes require admin authentication.") }
+        var seen = Set<ResourcePath>()
+        for w in writes where !seen.insert(w.path).inserted {
+            throw .invalidArgument("Batch write contains multiple writes to the same document: \(w.path)")
+        }
+        return writes.map { w in
+            do throws(FirestoreError) {
+                return .success(try commit([w], in: database, auth: auth).writeResults[0])
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    struct AppliedBatch {
+        var results: [WriteResult]
+        var mutations: [Mutation]
+        var changes: [DocumentChange]
+        var documents: [Document?]
+    }
+
+    /// Applies writes in order over `snapshot`, checks rules, and returns the net mutations.
+    func apply(
+        _ writes: [Write], to snapshot: any StoreSnapshot, in database: DatabaseID, commitTime: Timestamp,
+        auth: AuthContext
+    ) throws(FirestoreError) -> AppliedBatch {
+        var original: [ResourcePath: Document?] = [:]
+        var overlay: [ResourcePath: Document?] = [:]
+        var order: [ResourcePath] = []
+        var results: [WriteResult] = []
+        var documents: [Document?] = []
+        var requests: [AccessRequest] = []
+        for w in writes {
+            let path = w.path
+            if original[path] == nil {
+                original[path] = .some(try snapshot.document(path, in: database))
+                order.append(path)
+            }
+            let before: Document? = overlay[path] ?? original[path] ?? nil
+            let applied = try w.apply(to: before, commitTime: commitTime, database: database)
+            overlay[path] = .some(applied.document)
+            results.append(applied.result)
+            documents.append(applied.document)
+            if let d = applied.document {
+                try DocumentLimits.validate(fields: d.fields, path: path)
+            }
+            if !auth.isAdmin, let method = accessMethod(for: w, before: before, after: applied.document) {
+                requests.append(
+                    AccessRequest(
+                        database: database, method: method, path: path, auth: auth, time: commitTime,
+                        resource: before, requestResource: method == .delete ? nil : applied.document))
+            }
+        }
+        if !requests.isEmpty {
+            try authorize(requests, lookup: BatchLookup(snapshot: snapshot, database: database, overlay: overlay))
+        }
+        var mutations: [Mutation] = []
+        var changes: [DocumentChange] = []
+        for path in order {
+            let before = original[path] ?? nil
+            let after = overlay[path] ?? nil
+            if before == after { continue }
+            mutations.append(after.map(Mutation.put) ?? .delete(path))
+            changes.append(DocumentChange(path: path, before: before, after: after))
+        }
+        return AppliedBatch(results: results, mutations: mutations, changes: changes, documents: documents)
+    }
+
+    /// The rules method of a write: create/update/delete; verify writes are not writes.
+    func accessMethod(for write: Write, before: Document?, after: Document?) -> AccessMethod? {
+        switch write.operation {
+        case .verify: return nil
+        case .delete: return .delete
+        case .update, .transform: return before == nil ? .create : .update
+        }
+    }
+
+    /// Structural checks of one write, independent of stored state.
+    func validate(_ w: Write) throws(FirestoreError) {
+        let path = w.path
+        try path.validateIDs()
+        guard path.isDocument else { throw .invalidArgument("Document path must have an even number of segments: \(path)") }
+        if let mask = w.updateMask {
+            guard case .update = w.operation else { throw .invalidArgument("updateMask is only allowed with update.") }
+            for p in mask { try p.validateForWrite() }
+        }
+        if !w.updateTransforms.isEmpty {
+            switch w.operation {
+            case .update, .transform: break
+            default: throw .invalidArgument("Field transforms are only allowed with update or transform writes.")
+            }
+        }
+        if w.updateTransforms.count > 500 { throw .invalidArgument("A document can have at most 500 field transforms.") }
+        var transformed = Set<FieldPath>()
+        for t in w.updateTransforms {
+            try t.fieldPath.validateForWrite()
+            if !transformed.insert(t.fieldPath).inserted {
+                throw .invalidArgument("Field \(t.fieldPath.canonical) is transformed more than once.")
+            }
+            if let mask = w.updateMask, mask.contains(where: { $0.isPrefix(of: t.fieldPath) || t.fieldPath.isPrefix(of: $0) }) {
+                throw .invalidArgument("Field \(t.fieldPath.canonical) cannot be both updated and transformed.")
+            }
+        }
+        if case .update(_, let fields) = w.operation {
+            try DocumentLimits.validate(fields: fields, path: path)
+        }
+    }
+}
+
+/// `get()` sees the snapshot; `getAfter()` sees the snapshot with the batch applied.
+struct BatchLookup: AccessLookup {
+    let snapshot: any StoreSnapshot
+    let database: DatabaseID
+    let overlay: [ResourcePath: Document?]
+
+    func before(_ path: ResourcePath) throws(FirestoreError) -> Document? { try snapshot.document(path, in: database) }
+    func after(_ path: ResourcePath) throws(FirestoreError) -> Document? {
+        if let o = overlay[path] { return o }
+        return try snapshot.document(path, in: database)
+    }
+}

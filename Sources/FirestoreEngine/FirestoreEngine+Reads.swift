@@ -1,0 +1,211 @@
+import DocumentStore
+import FirestoreModel
+
+extension FirestoreEngine {
+    /// GetDocument.
+    /// - Throws: `.notFound` (`Document "…" not found.`) when missing; `.permissionDenied`
+    ///   when rules deny `get`; `.invalidArgument` for a bad or expired transaction.
+    /// Source: Firestore REST v1 GetDocument; reference §1.3.
+    public func getDocument(
+        _ path: ResourcePath, in database: DatabaseID, consistency: ReadConsistency = .strong, auth: AuthContext
+    ) throws(FirestoreError) -> ReadResult<Document> {
+        try read(database, consistency) { (view, readTime) throws(FirestoreError) -> Document in
+            let doc = try view.document(path)
+            try authorize(
+                [AccessRequest(database: database, method: .get, path: path, auth: auth, time: readTime, resource: doc)],
+                lookup: view)
+            guard let doc else {
+                throw .notFound("Document \"\(database.resourceName(path))\" not found.")
+            }
+            return doc
+        }
+    }
+
+    /// BatchGetDocuments: one result per distinct requested path, in request order.
+    /// - Throws: `.permissionDenied` when rules deny any `get`.
+    public func batchGet(
+        _ paths: [ResourcePath], in database: DatabaseID, consistency: ReadConsistency = .strong, auth: AuthContext
+    ) throws(FirestoreError) -> ReadResult<[BatchGetResult]> {
+        try read(database, consistency) { (view, readTime) throws(FirestoreError) -> [BatchGetResult] in
+            var seen = Set<ResourcePath>()
+            var results: [BatchGetResult] = []
+            var requests: [AccessRequest] = []
+            for p in paths where seen.insert(p).inserted {
+                let d = try view.document(p)
+                requests.append(
+                    AccessRequest(database: database, method: .get, path: p, auth: auth, time: readTime, resource: d))
+                results.append(d.map(BatchGetResult.found) ?? .missing(p))
+            }
+            try authorize(requests, lookup: view)
+            return results
+        }
+    }
+
+    /// RunQuery: the documents of `target` and how many `offset` skipped.
+    /// - Throws: `.invalidArgument` for invalid queries; `.permissionDenied` when the rules
+    ///   cannot be proven for every possible result ("rules are not filters").
+    public func runQuery(
+        _ target: QueryTarget, in database: DatabaseID, consistency: ReadConsistency = .strong, auth: AuthContext
+    ) throws(FirestoreError) -> ReadResult<(documents: [Document], skipped: Int)> {
+        try validate(target)
+        return try read(database, consistency) { (view, readTime) throws(FirestoreError) -> (documents: [Document], skipped: Int) in
+            try authorizeList(target, database: database, auth: auth, time: readTime, view: view)
+            let r = try view.snapshot.runQuery(target, in: database)
+            if view.recording { for d in r.documents { view.record(d.path, d) } }
+            return r
+        }
+    }
+
+    /// ListDocuments of collection `collection`, in `__name__` order, paged by `pageToken`
+    /// (the last name returned). With `showMissing`, missing documents that have
+    /// sub-documents are included (as documents without fields or times) — admin only, as
+    /// on the emulator.
+    /// - Throws: `.permissionDenied` for `showMissing` without admin or when rules deny `list`.
+    public func listDocuments(
+        in collection: ResourcePath, database: DatabaseID, pageSize: Int?, after: ResourcePath?, showMissing: Bool,
+        consistency: ReadConsistency = .strong, auth: AuthContext
+    ) throws(FirestoreError) -> ReadResult<(documents: [ListedDocument], next: ResourcePath?)> {
+        guard collection.isCollection else { throw .invalidArgument("Invalid collection path: \(collection)") }
+        if showMissing && !auth.isAdmin {
+            throw .permissionDenied("Metadata operations require admin authentication.")
+        }
+        let pageLimit = pageSize.flatMap { $0 > 0 ? $0 : nil }
+        return try read(database, consistency) { (view, readTime) throws(FirestoreError) -> (documents: [ListedDocument], next: ResourcePath?) in
+            let target = QueryTarget(parent: collection.parent, query: StructuredQuery(collectionID: collection.lastSegment))
+            try authorizeList(target, database: database, auth: auth, time: readTime, view: view)
+            var items = try view.snapshot.listDocuments(
+                in: collection, database: database, startAfter: after, limit: pageLimit.map { $0 + 1 }
+            ).map(ListedDocument.document)
+            if showMissing {
+                let missing = try view.snapshot.missingDocuments(in: collection, database: database)
+                    .filter { p in after.map { $0 < p } ?? true }
+                items += missing.map(ListedDocument.missing)
+                items.sort { $0.path < $1.path }
+            }
+            var next: ResourcePath?
+            if let l = pageLimit, items.count > l {
+                items.removeLast(items.count - l)
+                next = items.last?.path
+            }
+            return (items, next)
+        }
+    }
+
+    /// ListCollectionIds under `parent` (a document, or the root). Admin only, as on the emulator.
+    /// - Throws: `.permissionDenied` without admin.
+    public func listCollectionIDs(under parent: ResourcePath, in database: DatabaseID, auth: AuthContext)
+        throws(FirestoreError) -> [String]
+    {
+        guard auth.isAdmin else { throw .permissionDenied("Metadata operations require admin authentication.") }
+        let snapshot = try openSnapshot().snapshot
+        defer { snapshot.close() }
+        return try snapshot.collectionIDs(under: parent, in: database)
+    }
+
+    /// BeginTransaction.
+    /// - Returns: the transaction id (opaque bytes).
+    public func beginTransaction(in database: DatabaseID, mode: TransactionMode) throws(FirestoreError) -> [UInt8] {
+        if case .readOnly = mode {
+            let (snapshot, readTime) = try openSnapshot()
+            return transactions.begin(database: database, mode: mode, snapshot: snapshot, readTime: readTime)
+        }
+        return transactions.begin(database: database, mode: mode, snapshot: nil, readTime: nil)
+    }
+
+    /// Rollback: forgets the transaction.
+    /// - Throws: `.invalidArgument` when it is unknown or expired.
+    public func rollback(_ transaction: [UInt8], in database: DatabaseID) throws(FirestoreError) {
+        _ = try transactions.take(transaction, database: database)
+    }
+
+    /// Opens a store snapshot and the read time it reflects, under the writer lock so no
+    /// commit can fall between the two.
+    func openSnapshot() throws(FirestoreError) -> (snapshot: any StoreSnapshot, readTime: Timestamp) {
+        try writer.withLock { (state: inout WriterState) throws(FirestoreError) -> (snapshot: any StoreSnapshot, readTime: Timestamp) in
+            let s = try store.snapshot()
+            return (s, issueReadTime(&state))
+        }
+    }
+
+    /// Runs `body` on the view `consistency` selects.
+    func read<T: Sendable>(
+        _ database: DatabaseID, _ consistency: ReadConsistency,
+        _ body: (ReadView, Timestamp) throws(FirestoreError) -> T
+    ) throws(FirestoreError) -> ReadResult<T> {
+        var txID: [UInt8]?
+        var newID: [UInt8]?
+        switch consistency {
+        case .strong, .readTime: break
+        case .transaction(let id): txID = id
+        case .newTransaction(let mode):
+            let id = try beginTransaction(in: database, mode: mode)
+            txID = id
+            newID = id
+        }
+        guard let id = txID else {
+            let (snapshot, readTime) = try openSnapshot()
+            defer { snapshot.close() }
+            let view = ReadView(snapshot: snapshot, database: database, recording: false)
+            return ReadResult(value: try body(view, readTime), readTime: readTime, transaction: nil)
+        }
+        // Read-only: read the held snapshot under the registry lock. Read-write: read the
+        // latest state and record versions for validation at commit.
+        let held = try transactions.with(id, database: database) { (e: inout TransactionRegistry.Entry) throws(FirestoreError) -> (TransactionRegistry.SnapshotBox, Timestamp)? in
+            if let s = e.snapshot, let t = e.readTime { return (s, t) }
+            return nil
+        }
+        if let (box, readTime) = held {
+            let value = try transactions.with(id, database: database) { (_: inout TransactionRegistry.Entry) throws(FirestoreError) -> T in
+                let view = ReadView(snapshot: box.snapshot, database: database, recording: false)
+                return try body(view, readTime)
+            }
+            return ReadResult(value: value, readTime: readTime, transaction: newID)
+        }
+        let (snapshot, readTime) = try openSnapshot()
+        defer { snapshot.close() }
+        let view = ReadView(snapshot: snapshot, database: database, recording: true)
+        let value = try body(view, readTime)
+        let recorded = view.recorded
+        try transactions.with(id, database: database) { (e: inout TransactionRegistry.Entry) throws(FirestoreError) in
+            for (p, v) in recorded where e.readVersions[p] == nil { e.readVersions[p] = v }
+        }
+        return ReadResult(value: value, readTime: readTime, transaction: newID)
+    }
+
+    func validate(_ target: QueryTarget) throws(FirestoreError) {
+        guard target.parent.segments.isEmpty || target.parent.isDocument else {
+            throw .invalidArgument("Query parent must be a document or the database root: \(target.parent)")
+        }
+        try target.query.validate()
+    }
+
+    /// Applies the access policy unless the caller is admin.
+    func authorize(_ requests: [AccessRequest], lookup: any AccessLookup) throws(FirestoreError) {
+        guard let first = requests.first, !first.auth.isAdmin else { return }
+        if let error = policy(forProject: first.database.project).check(requests, lookup: lookup) { throw error }
+    }
+
+    func authorizeList(
+        _ target: QueryTarget, database: DatabaseID, auth: AuthContext, time: Timestamp, view: ReadView
+    ) throws(FirestoreError) {
+        try authorize(
+            [AccessRequest(
+                database: database, method: .list, path: target.parent.appending(target.query.collectionID), auth: auth,
+                time: time, query: target)],
+            lookup: view)
+    }
+}
+
+/// One entry of ListDocuments: a stored document, or (with `showMissing`) a missing one.
+public enum ListedDocument: Sendable, Hashable {
+    case document(Document)
+    case missing(ResourcePath)
+
+    /// The entry's path.
+    public var path: ResourcePath {
+        switch self {
+        case .document(let d): return d.path
+        case .missing(let p): return p
+        }
+    }
+}

@@ -1,2 +1,0 @@
-/// Namespace marker for the FirestoreEngine module; see ARCHITECTURE.md.
-public enum FirestoreEngineModule {}

@@ -1,0 +1,33 @@
+import FirestoreModel
+
+/// Which state a read sees. Source: googleapis `firestore.proto` consistency_selector.
+public enum ReadConsistency: Sendable, Hashable {
+    /// The latest committed state.
+    case strong
+    /// Inside an open transaction.
+    case transaction([UInt8])
+    /// Begin a transaction and read inside it; its id is returned with the results.
+    case newTransaction(TransactionMode)
+    /// At a read time. Hearth keeps only the latest version of each document, so a read time
+    /// at or after the last commit reads the latest state; an older one is served the latest
+    /// state too (documented deviation: the emulator's history is not kept).
+    case readTime(Timestamp)
+}
+
+/// Results of a read with the read time they reflect and, for `.newTransaction`, its id.
+public struct ReadResult<T: Sendable>: Sendable {
+    /// The results.
+    public var value: T
+    /// The time at which the results were consistent.
+    public var readTime: Timestamp
+    /// The transaction begun by `.newTransaction`, if any.
+    public var transaction: [UInt8]?
+}
+
+/// The answer of BatchGetDocuments for one requested name.
+public enum BatchGetResult: Sendable, Hashable {
+    /// The document exists.
+    case found(Document)
+    /// No document at that path.
+    case missing(ResourcePath)
+}

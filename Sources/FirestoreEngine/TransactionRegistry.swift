@@ -1,0 +1,108 @@
+import DocumentStore
+import FirestoreModel
+import Synchronization
+
+/// How a transaction was begun. Source: googleapis `common.proto` TransactionOptions.
+public enum TransactionMode: Sendable, Hashable {
+    /// Read-write; `retrying` names the aborted transaction this one retries.
+    case readWrite(retrying: [UInt8]?)
+    /// Read-only, optionally at a fixed read time.
+    case readOnly(readTime: Timestamp?)
+}
+
+/// Open transactions: read-write ones record the version of each document they read
+/// (validated at commit — optimistic, so a conflict is an immediate ABORTED, never a lock
+/// stall); read-only ones hold one store snapshot so every read sees the same state.
+///
+/// Limits as production: 270 s lifetime, 60 s idle. Source: reference §1.10, §1.4.
+final class TransactionRegistry: Sendable {
+    struct Entry {
+        var database: DatabaseID
+        var mode: TransactionMode
+        /// Version read per document: its update time, or nil when it was missing.
+        var readVersions: [ResourcePath: Timestamp?] = [:]
+        var snapshot: SnapshotBox?
+        var readTime: Timestamp?
+        var created: Timestamp
+        var lastUsed: Timestamp
+    }
+
+    /// A held read-only snapshot.
+    /// `@unchecked Sendable`: the snapshot is only touched while `TransactionRegistry.entries`'
+    /// lock is held, so no two threads use it at once.
+    final class SnapshotBox: @unchecked Sendable {
+        let snapshot: any StoreSnapshot
+        init(_ s: any StoreSnapshot) { snapshot = s }
+        deinit { snapshot.close() }
+    }
+
+    let entries = Mutex<[[UInt8]: Entry]>([:])
+    let counter = Atomic<UInt64>(0)
+    let clock: @Sendable () -> Timestamp
+    static let maxLifetimeMicros: Int64 = 270_000_000
+    static let maxIdleMicros: Int64 = 60_000_000
+
+    init(clock: @escaping @Sendable () -> Timestamp) { self.clock = clock }
+
+    /// Opens a transaction and returns its id.
+    func begin(database: DatabaseID, mode: TransactionMode, snapshot: (any StoreSnapshot)?, readTime: Timestamp?)
+        -> [UInt8]
+    {
+        let n = counter.add(1, ordering: .relaxed).newValue
+        var id: [UInt8] = withUnsafeBytes(of: n.bigEndian, Array.init)
+        var rng = SystemRandomNumberGenerator()
+        id += withUnsafeBytes(of: rng.next() as UInt64, Array.init)
+        let now = clock()
+        let entry = Entry(
+            database: database, mode: mode, snapshot: snapshot.map(SnapshotBox.init), readTime: readTime,
+            created: now, lastUsed: now)
+        entries.withLock { table in
+            expire(&table, now: now)
+            if case .readWrite(let retrying?) = mode { table[retrying] = nil }
+            table[id] = entry
+        }
+        return id
+    }
+
+    /// Runs `body` with the live entry of `id` (touching its idle timer).
+    /// - Throws: `.invalidArgument` when the id is unknown, expired, or of another database.
+    func with<T>(_ id: [UInt8], database: DatabaseID, _ body: (inout Entry) throws(FirestoreError) -> T)
+        throws(FirestoreError) -> T
+    {
+        let now = clock()
+        return try entries.withLock { (table: inout [[UInt8]: Entry]) throws(FirestoreError) -> T in
+            expire(&table, now: now)
+            guard var e = table[id], e.database == database else {
+                throw .invalidArgument("The referenced transaction has expired or is no longer valid.")
+            }
+            e.lastUsed = now
+            let r = try body(&e)
+            table[id] = e
+            return r
+        }
+    }
+
+    /// Removes and returns the entry (commit or rollback).
+    /// - Throws: `.invalidArgument` when the id is unknown or expired.
+    func take(_ id: [UInt8], database: DatabaseID) throws(FirestoreError) -> Entry {
+        let now = clock()
+        return try entries.withLock { (table: inout [[UInt8]: Entry]) throws(FirestoreError) -> Entry in
+            expire(&table, now: now)
+            guard let e = table[id], e.database == database else {
+                throw .invalidArgument("The referenced transaction has expired or is no longer valid.")
+            }
+            table[id] = nil
+            return e
+        }
+    }
+
+    /// Number of open transactions (for tests and diagnostics).
+    var count: Int { entries.withLock { $0.count } }
+
+    private func expire(_ table: inout [[UInt8]: Entry], now: Timestamp) {
+        let n = now.microseconds
+        table = table.filter { _, e in
+            n - e.created.microseconds < Self.maxLifetimeMicros && n - e.lastUsed.microseconds < Self.maxIdleMicros
+        }
+    }
+}

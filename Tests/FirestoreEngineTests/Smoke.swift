@@ -1,4 +1,0 @@
-import Testing
-@testable import FirestoreEngine
-
-@Test func moduleLoads() { _ = FirestoreEngineModule.self }
