@@ -1,0 +1,19 @@
+import Testing
+
+@testable import ShoutsBackend
+
+@Suite("ShoutsConstants (DESIGN §10)")
+struct ShoutsConstantsTests {
+    @Test("values match the DESIGN table")
+    func values() {
+        #expect(ShoutsConstants.whisperRadiusMeters == 150)
+        #expect(ShoutsConstants.shoutRadiusMeters == 1500)
+        #expect(ShoutsConstants.presenceTTL == .seconds(300))
+        #expect(ShoutsConstants.maxTextLength == 500)
+        #expect(ShoutsConstants.sendCooldown == .seconds(5))
+        #expect(ShoutsConstants.presenceGeohashPrecision == 9)
+        #expect(ShoutsConstants.feedBatchMaxWrites == 450)
+        #expect(ShoutsConstants.fcmMulticastMaxTokens == 500)
+        #expect(ShoutsConstants.presenceCleanupAge == .seconds(2_592_000))
+    }
+}
