@@ -1,0 +1,40 @@
+import Foundation
+
+@testable import HTTPServer
+
+/// A handler built from a closure.
+struct ClosureHandler: HTTPHandler {
+    let body: @Sendable (HTTPRequest) async -> HTTPResponse
+    init(_ body: @escaping @Sendable (HTTPRequest) async -> HTTPResponse) { self.body = body }
+    func handle(_ request: HTTPRequest) async -> HTTPResponse { await body(request) }
+}
+
+/// Collects log lines from the server.
+final class LogCollector: Sendable {
+    private let lines = LockedValue<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}
+
+/// Echoes `METHOD path body` so tests can see what arrived.
+let echoHandler = ClosureHandler { request in
+    .text(200, "\(request.method) \(request.path) \(String(decoding: request.body, as: UTF8.self))")
+}
+
+/// Starts a server on an ephemeral loopback port, runs `body`, and always shuts the server down.
+func withServer(
+    _ configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
+    handler: any HTTPHandler = echoHandler, http2: (any HTTP2ConnectionHandler)? = nil,
+    _ body: (_ port: Int, _ logs: LogCollector) async throws -> Void
+) async throws {
+    let logs = LogCollector()
+    let server = HTTPServer(configuration: configuration, handler: handler, http2: http2) { logs.append($0) }
+    let port = try server.start()
+    do {
+        try await body(port, logs)
+    } catch {
+        await server.shutdown()
+        throw error
+    }
+    await server.shutdown()
+}
