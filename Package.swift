@@ -27,8 +27,9 @@ let package = Package(
             name: "FirestoreEngine", dependencies: ["FirestoreModel", "DocumentStore", "SecurityRules"],
             swiftSettings: strict),
         .target(name: "HTTPServer", dependencies: ["CNGHTTP2"], swiftSettings: strict),
+        .target(name: "ProtoWire", dependencies: ["FirestoreModel"], swiftSettings: strict),
         .target(
-            name: "FirestoreAPI", dependencies: ["FirestoreModel", "FirestoreEngine", "HTTPServer", "SecurityRules"],
+            name: "FirestoreAPI", dependencies: ["FirestoreModel", "FirestoreEngine", "HTTPServer", "ProtoWire", "SecurityRules"],
             swiftSettings: strict),
         .target(
             name: "Functions", dependencies: ["FirestoreModel", "FirestoreEngine", "HTTPServer", "FirestoreAPI"],
@@ -50,6 +51,7 @@ let package = Package(
         .testTarget(name: "DocumentStoreTests", dependencies: ["DocumentStore"], swiftSettings: strict),
         .testTarget(name: "SecurityRulesTests", dependencies: ["SecurityRules"], swiftSettings: strict),
         .testTarget(name: "FirestoreEngineTests", dependencies: ["FirestoreEngine"], swiftSettings: strict),
+        .testTarget(name: "ProtoWireTests", dependencies: ["ProtoWire"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
         .testTarget(name: "FirestoreAPITests", dependencies: ["FirestoreAPI", "Hearth"], swiftSettings: strict),
         .testTarget(name: "ShoutsBackendTests", dependencies: ["ShoutsBackend", "Hearth"], swiftSettings: strict),

@@ -1,0 +1,2 @@
+/// Namespace marker for the ProtoWire module; see ARCHITECTURE.md.
+public enum ProtoWireModule {}
