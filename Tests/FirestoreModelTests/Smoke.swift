@@ -1,4 +1,0 @@
-import Testing
-@testable import FirestoreModel
-
-@Test func moduleLoads() { _ = FirestoreModelModule.self }
