@@ -97,10 +97,12 @@ func compareNumbers(int a: Int64, double b: Double) -> Ordering {
     if b.isNaN { return .greater }
     if b >= 9_223_372_036_854_775_808.0 { return .less }  // 2^63 and above, +inf
     if b < -9_223_372_036_854_775_808.0 { return .greater }  // below -2^63, -inf
-    let bt = b.rounded(.towardZero)
-    let bi = Int64(bt)  // exact: |bt| < 2^63 or bt == -2^63
+    // Int64(_:) truncates toward zero and is exact here (-2^63 ≤ b < 2^63). Not
+    // `rounded(.towardZero)`: that calls libm's trunc, which nothing links without Foundation.
+    let bi = Int64(b)
     if a != bi { return a < bi ? .less : .greater }
-    let frac = b - bt
+    // Exact: if |b| ≥ 2^52, b is integral and Double(bi) == b; otherwise |bi| < 2^52 converts exactly.
+    let frac = b - Double(bi)
     return frac > 0 ? .less : (frac < 0 ? .greater : .equal)
 }
 

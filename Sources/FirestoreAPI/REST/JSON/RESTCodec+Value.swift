@@ -1,0 +1,174 @@
+import FirestoreModel
+
+/// `google.firestore.v1.Value` ⇄ `Value`. Source: reference §1.7 (table of keys and leniency).
+extension RESTCodec {
+    /// The value keys of `google.firestore.v1.Value` a request may use.
+    static let valueKeys = [
+        "nullValue", "booleanValue", "integerValue", "doubleValue", "timestampValue", "stringValue",
+        "bytesValue", "referenceValue", "geoPointValue", "arrayValue", "mapValue",
+    ]
+
+    /// Pipeline-only value kinds, never valid in documents, filters or transforms.
+    static let pipelineValueKeys = ["fieldReferenceValue", "functionValue", "pipelineValue", "variableReferenceValue"]
+
+    /// Decodes one `Value` object: exactly one value key set.
+    ///
+    /// Leniency (reference §1.7): `nullValue` as `null`, `"NULL_VALUE"` or `0`; `integerValue`
+    /// as string or number; `doubleValue` as number or string (`"NaN"`, `"-0"`, …);
+    /// `timestampValue` RFC 3339 with any offset and 1–9 fraction digits (kept exact, not
+    /// truncated); `bytesValue` standard or URL-safe base64, padded or not; `geoPointValue`
+    /// with a missing coordinate = 0; `arrayValue`/`mapValue` `{}` = empty. Ranges of
+    /// timestamps and geo points, nesting depth and field names are checked by the model
+    /// (`DocumentLimits.validate`), not here.
+    /// - Throws: `.invalidArgument` naming `path` for zero or several value keys, unknown keys,
+    ///   or a malformed value.
+    public static func decodeValue(_ json: JSONValue, at path: String = "value") throws(FirestoreError) -> Value {
+        var reader = try JSONObjectReader(json, at: path)
+        var found: [(String, JSONValue)] = []
+        for key in valueKeys {
+            guard let v = reader.takeRaw(key) else { continue }
+            if case .null = v, key != "nullValue" { continue }
+            found.append((key, v))
+        }
+        for key in pipelineValueKeys where reader.takeRaw(key) != nil {
+            throw invalid(reader.child(key), "pipeline values are not allowed here.")
+        }
+        try reader.finish()
+        guard found.count == 1, let (key, v) = found.first else {
+            if found.isEmpty { throw invalid(path, "a Value must set one of its value fields; none is set.") }
+            throw invalid(path, "a Value must set exactly one value field; got \(found.map(\.0).joined(separator: " and ")).")
+        }
+        let at = reader.child(key)
+        switch key {
+        case "nullValue":
+            if case .null = v { return .null }
+            return try enumValue(v, at: at, [("NULL_VALUE", 0, Value.null)])
+        case "booleanValue": return .boolean(try bool(v, at: at))
+        case "integerValue": return .integer(try decodeInt64(v, at: at))
+        case "doubleValue": return .double(try decodeDouble(v, at: at))
+        case "timestampValue": return .timestamp(try decodeTimestamp(v, at: at))
+        case "stringValue": return .string(try string(v, at: at))
+        case "bytesValue": return .bytes(try decodeBytes(v, at: at))
+        case "referenceValue": return .reference(try decodeReference(v, at: at))
+        case "geoPointValue": return .geoPoint(try decodeGeoPoint(v, at: at))
+        case "arrayValue": return .array(try decodeArrayValue(v, at: at))
+        default: return .map(try decodeFields(try mapFieldsJSON(v, at: at), at: at + ".fields"))
+        }
+    }
+
+    /// `ArrayValue` `{values?: [Value]}` → its elements (`{}` = empty).
+    /// - Throws: `.invalidArgument` for a non-object, unknown members or bad elements.
+    public static func decodeArrayValue(_ json: JSONValue, at path: String) throws(FirestoreError) -> [Value] {
+        var reader = try JSONObjectReader(json, at: path)
+        let list = reader.take("values")
+        try reader.finish()
+        guard let list else { return [] }
+        var out: [Value] = []
+        for (i, e) in try array(list, at: reader.child("values")).enumerated() {
+            out.append(try decodeValue(e, at: reader.child("values") + "[\(i)]"))
+        }
+        return out
+    }
+
+    /// A `map<string, Value>` object (`Document.fields`, `MapValue.fields`): keys are raw field
+    /// names, never folded or unquoted.
+    /// - Throws: `.invalidArgument` for a non-object, a repeated key or a bad value.
+    public static func decodeFields(_ json: JSONValue?, at path: String) throws(FirestoreError) -> [String: Value] {
+        guard let json else { return [:] }
+        if case .null = json { return [:] }
+        guard case .object(let members) = json else {
+            throw invalid(path, "expected a JSON object of fields, got \(json.typeName).")
+        }
+        var out: [String: Value] = [:]
+        out.reserveCapacity(members.count)
+        for m in members {
+            let at = path + "[\"" + m.key + "\"]"
+            if out[m.key] != nil { throw invalid(at, "field \"\(m.key)\" is given more than once.") }
+            out[m.key] = try decodeValue(m.value, at: at)
+        }
+        return out
+    }
+
+    /// The `fields` member of a `MapValue` object (nil when absent).
+    static func mapFieldsJSON(_ json: JSONValue, at path: String) throws(FirestoreError) -> JSONValue? {
+        var reader = try JSONObjectReader(json, at: path)
+        let fields = reader.take("fields")
+        try reader.finish()
+        return fields
+    }
+
+    /// An RFC 3339 timestamp string (`google.protobuf.Timestamp`), exact to the nanosecond.
+    /// - Throws: `.invalidArgument` for non-strings, bad syntax or instants outside 0001…9999.
+    public static func decodeTimestamp(_ json: JSONValue, at path: String) throws(FirestoreError) -> Timestamp {
+        let s = try string(json, at: path)
+        guard let t = Timestamp(rfc3339: s) else {
+            throw invalid(path, "\"\(s)\" is not an RFC 3339 timestamp between 0001-01-01 and 9999-12-31.")
+        }
+        return t
+    }
+
+    /// A `bytes` field: base64 (standard or URL-safe, padding optional).
+    /// - Throws: `.invalidArgument` for non-strings or invalid base64.
+    public static func decodeBytes(_ json: JSONValue, at path: String) throws(FirestoreError) -> [UInt8] {
+        let s = try string(json, at: path)
+        guard let b = Base64.decode(s) else { throw invalid(path, "\"\(s)\" is not valid base64.") }
+        return b
+    }
+
+    /// A `referenceValue`: `projects/{p}/databases/{d}/documents/{c}/{id}[/…]` with non-empty
+    /// segments and an even number of them after `documents`. Any project or database is
+    /// accepted here, as the emulator does.
+    /// - Throws: `.invalidArgument` for other shapes.
+    public static func decodeReference(_ json: JSONValue, at path: String) throws(FirestoreError) -> String {
+        let s = try string(json, at: path)
+        let parts = s.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count >= 7, parts[0] == "projects", parts[2] == "databases", parts[4] == "documents",
+            (parts.count - 5) % 2 == 0, !parts.contains(where: \.isEmpty)
+        else {
+            throw invalid(path, "\"\(s)\" is not a document name (projects/{p}/databases/{d}/documents/{path}).")
+        }
+        return s
+    }
+
+    /// A `google.type.LatLng` object; a missing coordinate is 0 (proto3 default).
+    /// - Throws: `.invalidArgument` for unknown members or non-numeric coordinates.
+    public static func decodeGeoPoint(_ json: JSONValue, at path: String) throws(FirestoreError) -> GeoPoint {
+        var reader = try JSONObjectReader(json, at: path)
+        let lat = try reader.take("latitude").map { (v) throws(FirestoreError) in try decodeDouble(v, at: reader.child("latitude")) }
+        let lng = try reader.take("longitude").map { (v) throws(FirestoreError) in try decodeDouble(v, at: reader.child("longitude")) }
+        try reader.finish()
+        return GeoPoint(latitude: lat ?? 0, longitude: lng ?? 0)
+    }
+
+    /// Encodes a value exactly as the emulator does (see `encodeDouble` for doubles; timestamps
+    /// via `Timestamp.rfc3339`; bytes padded standard base64; empty arrays/maps as `{}`; geo
+    /// points omit zero coordinates; map keys in UTF-8 order).
+    public static func encodeValue(_ value: Value) -> JSONValue {
+        switch value {
+        case .null: return .object(["nullValue": .null])
+        case .boolean(let b): return .object(["booleanValue": .bool(b)])
+        case .integer(let i): return .object(["integerValue": encodeInt64String(i)])
+        case .double(let d): return .object(["doubleValue": encodeDouble(d)])
+        case .timestamp(let t): return .object(["timestampValue": .string(t.rfc3339)])
+        case .string(let s): return .object(["stringValue": .string(s)])
+        case .bytes(let b): return .object(["bytesValue": .string(Base64.encode(b))])
+        case .reference(let r): return .object(["referenceValue": .string(r)])
+        case .geoPoint(let g):
+            var members: [JSONValue.Member] = []
+            if g.latitude != 0 { members.append(.init("latitude", encodeDouble(g.latitude))) }
+            if g.longitude != 0 { members.append(.init("longitude", encodeDouble(g.longitude))) }
+            return .object(["geoPointValue": .object(members)])
+        case .array(let a):
+            if a.isEmpty { return .object(["arrayValue": .object([])]) }
+            return .object(["arrayValue": .object(["values": .array(a.map(encodeValue))])])
+        case .map(let m):
+            if m.isEmpty { return .object(["mapValue": .object([])]) }
+            return .object(["mapValue": .object(["fields": encodeFields(m)])])
+        }
+    }
+
+    /// A `map<string, Value>` as a JSON object with keys in UTF-8 order.
+    public static func encodeFields(_ fields: [String: Value]) -> JSONValue {
+        .object(fields.keys.sorted(by: utf8Less).map { k in JSONValue.Member(k, encodeValue(fields[k] ?? .null)) })
+    }
+}

@@ -1,0 +1,73 @@
+import FirestoreModel
+import Testing
+
+@testable import FirestoreAPI
+
+@Suite struct JSONValueParseTests {
+    @Test func keepsNumberTextExact() throws {
+        let v = try JSONValue.parse("[9223372036854775807, -9223372036854775808, 1.5, 1e400, -0, 0.1E-3]")
+        #expect(
+            v == .array([
+                .number("9223372036854775807"), .number("-9223372036854775808"), .number("1.5"), .number("1e400"),
+                .number("-0"), .number("0.1E-3"),
+            ]))
+    }
+
+    @Test func objectsKeepOrderAndDuplicates() throws {
+        let v = try JSONValue.parse(#" { "b" : 1 , "a" : [ ] , "b" : null } "#)
+        #expect(v == .object([.init("b", .number("1")), .init("a", .array([])), .init("b", .null)]))
+        #expect(v["b"] == .number("1"))
+    }
+
+    @Test func unescapesStrings() throws {
+        let v = try JSONValue.parse(#""a\"\\\/\b\f\n\r\t\u0041\u00e9\ud83d\ude00é""#)
+        #expect(v == .string("a\"\\/\u{8}\u{c}\n\r\tAé😀é"))
+    }
+
+    @Test(arguments: [
+        "", " ", "[", "]", "{", "{\"a\"}", "{\"a\":}", "{a:1}", "[1,]", "[,1]", "{\"a\":1,}", "01", "-", "1.", ".5",
+        "1e", "+1", "NaN", "Infinity", "tru", "nul", "\"abc", "\"\\x\"", "\"\\u12\"", "\"\\ud800\"", "\"\\udc00x\"",
+        "\"\u{01}\"", "1 2", "[1]x", "'a'", "[1 2]",
+    ])
+    func rejectsMalformed(_ text: String) {
+        #expect(throws: FirestoreError.self) { try JSONValue.parse(text) }
+    }
+
+    @Test func rejectsInvalidUTF8() {
+        #expect(throws: FirestoreError.self) { try JSONValue.parse([0x22, 0xFF, 0x22]) }
+        #expect(throws: FirestoreError.self) { try JSONValue.parse([0x22, 0xC3, 0x22]) }
+    }
+
+    @Test func skipsBOM() throws {
+        #expect(try JSONValue.parse([0xEF, 0xBB, 0xBF] + Array("true".utf8)) == .bool(true))
+    }
+
+    @Test func depthIsLimitedWithoutRecursingDeeply() throws {
+        let ok = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
+        _ = try JSONValue.parse(ok)
+        let tooDeep = String(repeating: "[", count: 101) + String(repeating: "]", count: 101)
+        #expect(throws: FirestoreError(.invalidArgument, "Invalid JSON payload at byte 100: nesting deeper than 100 levels.")) {
+            try JSONValue.parse(tooDeep)
+        }
+        // A hostile body far deeper than any stack: rejected at byte 100, never recursed into.
+        let hostile = Array(repeating: UInt8(ascii: "["), count: 1_000_000)
+        #expect(throws: FirestoreError.self) { try JSONValue.parse(hostile) }
+        let objects = String(repeating: "{\"a\":", count: 101) + "1" + String(repeating: "}", count: 101)
+        #expect(throws: FirestoreError.self) { try JSONValue.parse(objects) }
+    }
+
+    @Test func serializesCompactlyWithEscapes() {
+        let v = JSONValue.object([
+            "s": .string("q\"b\\n\n\u{1}\u{1f}\u{7f}é😀\u{2028}\u{2029}/"), "a": .array([.null, .bool(true), .bool(false), .number("-1.5E-7")]),
+            "o": .object([]),
+        ])
+        #expect(v.serializedString == #"{"s":"q\"b\\n\n\u0001\u001f"# + "\u{7f}é😀" + #"\u2028\u2029/","a":[null,true,false,-1.5E-7],"o":{}}"#)
+    }
+
+    @Test func serializeThenParseRoundTrips() throws {
+        let v = JSONValue.object([
+            "k\u{0}ey": .string("\u{0}\u{8}\t\r\u{c}x\u{10FFFF}"), "n": .array([.number("0"), .number("123456789012345678901234567890")]),
+        ])
+        #expect(try JSONValue.parse(v.serialized()) == v)
+    }
+}
