@@ -1,0 +1,230 @@
+import FirestoreModel
+
+/// The compact, reversible binary encoding of a document's fields as stored in SQLite.
+///
+/// Bit-exact round trip of every `Value` (int64 extremes, `-0.0`, NaN payloads, nanosecond
+/// timestamps, empty maps and arrays, any Unicode key). Not order-preserving; that is
+/// `OrderedKey`'s job. Layout:
+///
+/// ```
+/// fields  := version(0x01) count:varint (keyLen:varint keyUTF8 value)*
+/// value   := 0x00 null | 0x01 false | 0x02 true
+///          | 0x03 zigzag-varint int64 | 0x04 8-byte little-endian double bit pattern
+///          | 0x05 zigzag-varint seconds, varint nanos
+///          | 0x06 len:varint UTF-8 string | 0x07 len:varint bytes | 0x08 len:varint UTF-8 reference
+///          | 0x09 latitude, longitude (8-byte little-endian doubles)
+///          | 0x0A count:varint value* (array) | 0x0B count:varint (keyLen key value)* (map)
+/// ```
+///
+/// Decoding reads straight from SQLite's column buffer (no copy) and validates every
+/// length, so corrupt bytes throw instead of trapping.
+enum FieldsCodec {
+    static let version: UInt8 = 0x01
+
+    enum Tag {
+        static let null: UInt8 = 0x00
+        static let falseValue: UInt8 = 0x01
+        static let trueValue: UInt8 = 0x02
+        static let integer: UInt8 = 0x03
+        static let double: UInt8 = 0x04
+        static let timestamp: UInt8 = 0x05
+        static let string: UInt8 = 0x06
+        static let bytes: UInt8 = 0x07
+        static let reference: UInt8 = 0x08
+        static let geoPoint: UInt8 = 0x09
+        static let array: UInt8 = 0x0A
+        static let map: UInt8 = 0x0B
+    }
+
+    /// Nesting deeper than this is treated as corruption (Firestore allows 20).
+    static let maxDepth = 64
+
+    /// Encodes a document's top-level fields. - Complexity: O(size of the fields).
+    static func encode(_ fields: [String: Value]) -> [UInt8] {
+        var out: [UInt8] = [version]
+        out.reserveCapacity(64)
+        appendEntries(fields, to: &out)
+        return out
+    }
+
+    /// Decodes bytes made by `encode(_:)`.
+    /// - Throws: `.internalError` for an unknown version, tag or a truncated buffer.
+    static func decode(_ bytes: UnsafeRawBufferPointer) throws(FirestoreError) -> [String: Value] {
+        var reader = FieldsReader(bytes)
+        let v = try reader.byte()
+        guard v == version else { throw .internalError("Stored fields have unknown encoding version \(v).") }
+        let fields = try reader.entries(depth: 0)
+        guard reader.isAtEnd else { throw .internalError("Stored fields have trailing bytes.") }
+        return fields
+    }
+
+    /// Decodes an array of bytes made by `encode(_:)`.
+    /// - Throws: as `decode(_: UnsafeRawBufferPointer)`.
+    static func decode(_ bytes: [UInt8]) throws(FirestoreError) -> [String: Value] {
+        let result = bytes.withUnsafeBytes { buffer in Result { () throws(FirestoreError) in try decode(buffer) } }
+        return try result.get()
+    }
+
+    private static func appendEntries(_ fields: [String: Value], to out: inout [UInt8]) {
+        appendVarint(UInt64(fields.count), to: &out)
+        for (key, value) in fields {
+            appendVarint(UInt64(key.utf8.count), to: &out)
+            out.append(contentsOf: key.utf8)
+            append(value, to: &out)
+        }
+    }
+
+    private static func append(_ value: Value, to out: inout [UInt8]) {
+        switch value {
+        case .null:
+            out.append(Tag.null)
+        case .boolean(let b):
+            out.append(b ? Tag.trueValue : Tag.falseValue)
+        case .integer(let i):
+            out.append(Tag.integer)
+            appendVarint(UInt64(bitPattern: (i << 1) ^ (i >> 63)), to: &out)
+        case .double(let d):
+            out.append(Tag.double)
+            appendLittleEndian(d.bitPattern, to: &out)
+        case .timestamp(let t):
+            out.append(Tag.timestamp)
+            appendVarint(UInt64(bitPattern: (t.seconds << 1) ^ (t.seconds >> 63)), to: &out)
+            appendVarint(UInt64(UInt32(bitPattern: t.nanos)), to: &out)
+        case .string(let s):
+            out.append(Tag.string)
+            appendVarint(UInt64(s.utf8.count), to: &out)
+            out.append(contentsOf: s.utf8)
+        case .bytes(let b):
+            out.append(Tag.bytes)
+            appendVarint(UInt64(b.count), to: &out)
+            out.append(contentsOf: b)
+        case .reference(let r):
+            out.append(Tag.reference)
+            appendVarint(UInt64(r.utf8.count), to: &out)
+            out.append(contentsOf: r.utf8)
+        case .geoPoint(let g):
+            out.append(Tag.geoPoint)
+            appendLittleEndian(g.latitude.bitPattern, to: &out)
+            appendLittleEndian(g.longitude.bitPattern, to: &out)
+        case .array(let a):
+            out.append(Tag.array)
+            appendVarint(UInt64(a.count), to: &out)
+            for e in a { append(e, to: &out) }
+        case .map(let m):
+            out.append(Tag.map)
+            appendEntries(m, to: &out)
+        }
+    }
+
+    static func appendVarint(_ x: UInt64, to out: inout [UInt8]) {
+        var v = x
+        while v >= 0x80 {
+            out.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            v >>= 7
+        }
+        out.append(UInt8(v))
+    }
+
+    private static func appendLittleEndian(_ x: UInt64, to out: inout [UInt8]) {
+        var v = x.littleEndian
+        withUnsafeBytes(of: &v) { out.append(contentsOf: $0) }
+    }
+}
+
+/// A bounds-checked cursor over encoded fields.
+struct FieldsReader {
+    private let buffer: UnsafeRawBufferPointer
+    private var position = 0
+
+    init(_ buffer: UnsafeRawBufferPointer) { self.buffer = buffer }
+
+    var isAtEnd: Bool { position == buffer.count }
+
+    private static func truncated() -> FirestoreError { .internalError("Stored fields are truncated.") }
+
+    mutating func byte() throws(FirestoreError) -> UInt8 {
+        guard position < buffer.count else { throw Self.truncated() }
+        defer { position += 1 }
+        return buffer[position]
+    }
+
+    mutating func varint() throws(FirestoreError) -> UInt64 {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let b = try byte()
+            guard shift < 64 else { throw .internalError("Stored varint is too long.") }
+            result |= UInt64(b & 0x7F) << shift
+            if b < 0x80 { return result }
+            shift += 7
+        }
+    }
+
+    mutating func length() throws(FirestoreError) -> Int {
+        let n = try varint()
+        guard n <= UInt64(buffer.count - position) else { throw Self.truncated() }
+        return Int(n)
+    }
+
+    mutating func fixed64() throws(FirestoreError) -> UInt64 {
+        guard buffer.count - position >= 8 else { throw Self.truncated() }
+        var v: UInt64 = 0
+        withUnsafeMutableBytes(of: &v) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[position..<position + 8])) }
+        position += 8
+        return UInt64(littleEndian: v)
+    }
+
+    mutating func slice() throws(FirestoreError) -> UnsafeRawBufferPointer {
+        let n = try length()
+        defer { position += n }
+        return UnsafeRawBufferPointer(rebasing: buffer[position..<position + n])
+    }
+
+    mutating func string() throws(FirestoreError) -> String { String(decoding: try slice(), as: UTF8.self) }
+
+    mutating func entries(depth: Int) throws(FirestoreError) -> [String: Value] {
+        guard depth <= FieldsCodec.maxDepth else { throw .internalError("Stored value is nested too deeply.") }
+        let count = try length()  // each entry takes at least 2 bytes, so this bounds memory
+        var out = [String: Value](minimumCapacity: count)
+        for _ in 0..<count {
+            let key = try string()
+            out[key] = try value(depth: depth + 1)
+        }
+        return out
+    }
+
+    mutating func value(depth: Int) throws(FirestoreError) -> Value {
+        let tag = try byte()
+        switch tag {
+        case FieldsCodec.Tag.null: return .null
+        case FieldsCodec.Tag.falseValue: return .boolean(false)
+        case FieldsCodec.Tag.trueValue: return .boolean(true)
+        case FieldsCodec.Tag.integer:
+            let z = try varint()
+            return .integer(Int64(bitPattern: (z >> 1) ^ (0 &- (z & 1))))
+        case FieldsCodec.Tag.double: return .double(Double(bitPattern: try fixed64()))
+        case FieldsCodec.Tag.timestamp:
+            let z = try varint()
+            let seconds = Int64(bitPattern: (z >> 1) ^ (0 &- (z & 1)))
+            let nanos = try varint()
+            guard nanos <= UInt64(UInt32.max) else { throw .internalError("Stored timestamp nanos overflow.") }
+            return .timestamp(Timestamp(seconds: seconds, nanos: Int32(bitPattern: UInt32(nanos))))
+        case FieldsCodec.Tag.string: return .string(try string())
+        case FieldsCodec.Tag.bytes: return .bytes(Array(try slice()))
+        case FieldsCodec.Tag.reference: return .reference(try string())
+        case FieldsCodec.Tag.geoPoint:
+            let lat = Double(bitPattern: try fixed64())
+            let lon = Double(bitPattern: try fixed64())
+            return .geoPoint(GeoPoint(latitude: lat, longitude: lon))
+        case FieldsCodec.Tag.array:
+            guard depth <= FieldsCodec.maxDepth else { throw .internalError("Stored value is nested too deeply.") }
+            let count = try length()
+            var elements: [Value] = []
+            elements.reserveCapacity(count)
+            for _ in 0..<count { elements.append(try value(depth: depth + 1)) }
+            return .array(elements)
+        case FieldsCodec.Tag.map: return .map(try entries(depth: depth))
+        default: throw .internalError("Stored value has unknown tag \(tag).")
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import FirestoreModel
+import Foundation
+
+/// The reference `DocumentStore`: every database's documents in copy-on-write dictionaries.
+///
+/// A snapshot copies the dictionaries (O(1), copy-on-write), so it is consistent and never
+/// blocks a commit. Queries scan the candidate documents and call
+/// `StructuredQuery.evaluate(over:target:in:)`, which defines the answer every store must give.
+/// Nothing survives the process. Thread-safe: one lock guards the state.
+public final class InMemoryDocumentStore: DocumentStore, @unchecked Sendable {
+    // @unchecked Sendable: every stored property below is read and written only while
+    // `lock` is held; snapshots receive value copies.
+    private let lock = NSLock()
+    private var databases: [DatabaseID: [ResourcePath: Document]] = [:]
+    private var lastCommit: Timestamp?
+    private var isClosed = false
+
+    /// Creates an empty store.
+    public init() {}
+
+    private func withOpenState<T>(_ body: () -> T) throws(FirestoreError) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !isClosed else { throw .internalError("The document store is closed.") }
+        return body()
+    }
+
+    /// Opens a consistent view: a copy of the current dictionaries.
+    /// - Throws: `.internalError` after `close()`.
+    public func snapshot() throws(FirestoreError) -> any StoreSnapshot {
+        InMemorySnapshot(databases: try withOpenState { databases })
+    }
+
+    /// Applies `mutations` in order, all at once, and records `commitTime` (the greatest wins).
+    /// - Throws: `.internalError` after `close()`.
+    public func commit(_ mutations: [Mutation], in database: DatabaseID, commitTime: Timestamp) throws(FirestoreError) {
+        try withOpenState {
+            var documents = databases[database] ?? [:]
+            for mutation in mutations {
+                switch mutation {
+                case .put(let d): documents[d.path] = d
+                case .delete(let p): documents[p] = nil
+                }
+            }
+            databases[database] = documents
+            if lastCommit.map({ $0 < commitTime }) ?? true { lastCommit = commitTime }
+        }
+    }
+
+    /// Drops every document of `database`.
+    /// - Throws: `.internalError` after `close()`.
+    public func deleteAll(in database: DatabaseID) throws(FirestoreError) {
+        try withOpenState { databases[database] = nil }
+    }
+
+    /// The greatest commit time recorded since the store was created.
+    /// - Throws: `.internalError` after `close()`.
+    public func lastCommitTime() throws(FirestoreError) -> Timestamp? {
+        try withOpenState { lastCommit }
+    }
+
+    /// Marks the store closed; later calls throw. Open snapshots keep their copies.
+    public func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        isClosed = true
+        databases = [:]
+    }
+}

@@ -1,0 +1,53 @@
+import FirestoreModel
+
+/// A frozen copy of an `InMemoryDocumentStore`'s state. Every read scans it; this is the
+/// reference behaviour, not a fast path.
+final class InMemorySnapshot: StoreSnapshot {
+    private var databases: [DatabaseID: [ResourcePath: Document]]
+
+    init(databases: [DatabaseID: [ResourcePath: Document]]) { self.databases = databases }
+
+    func document(_ path: ResourcePath, in database: DatabaseID) throws(FirestoreError) -> Document? {
+        databases[database]?[path]
+    }
+
+    func runQuery(_ target: QueryTarget, in database: DatabaseID) throws(FirestoreError)
+        -> (documents: [Document], skipped: Int)
+    {
+        try target.query.validate()
+        let all = databases[database]?.values ?? [:].values
+        return target.query.evaluate(over: all, target: target, in: database)
+    }
+
+    func listDocuments(in collection: ResourcePath, database: DatabaseID, startAfter: ResourcePath?, limit: Int?)
+        throws(FirestoreError) -> [Document]
+    {
+        var children = (databases[database] ?? [:]).values.filter { $0.path.parent == collection }
+        if let startAfter { children.removeAll { !(startAfter < $0.path) } }
+        children.sort { $0.path < $1.path }
+        if let limit, children.count > limit { children.removeLast(children.count - max(limit, 0)) }
+        return children
+    }
+
+    func missingDocuments(in collection: ResourcePath, database: DatabaseID) throws(FirestoreError) -> [ResourcePath] {
+        let documents = databases[database] ?? [:]
+        let depth = collection.segments.count + 1
+        var missing = Set<ResourcePath>()
+        for path in documents.keys where path.segments.count > depth && collection.isPrefix(of: path) {
+            let child = ResourcePath(Array(path.segments.prefix(depth)))
+            if documents[child] == nil { missing.insert(child) }
+        }
+        return missing.sorted()
+    }
+
+    func collectionIDs(under parent: ResourcePath, in database: DatabaseID) throws(FirestoreError) -> [String] {
+        let depth = parent.segments.count
+        var ids = Set<String>()
+        for path in (databases[database] ?? [:]).keys where path.segments.count > depth && parent.isPrefix(of: path) {
+            ids.insert(path.segments[depth])
+        }
+        return ids.sorted(by: utf8Less)
+    }
+
+    func close() { databases = [:] }
+}

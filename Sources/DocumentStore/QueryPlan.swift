@@ -1,0 +1,124 @@
+import FirestoreModel
+
+/// How the SQLite store reads the candidates of one query: the stage between the query model
+/// and the index scan (STYLE principle 6). Prints itself for tests and diagnostics.
+///
+/// Candidates are streamed from `accesses` (their union), decoded one by one and checked
+/// against the query's full semantics; the final answer is always
+/// `StructuredQuery.evaluate(over:target:in:)` over the accepted candidates. When
+/// `streamOrder` is not `.unordered`, the stream follows the query's normalised order on its
+/// leading key, so reading can stop once `offset + limit` candidates are accepted and the
+/// leading key changes.
+struct QueryPlan: Sendable, Equatable, CustomStringConvertible {
+    /// One source of candidates.
+    enum Access: Sendable, Equatable {
+        /// Documents of the target's collection (or collection group) in `__name__` order,
+        /// within `range` of path keys.
+        case documents(range: KeyRange, direction: Direction)
+        /// Entries of `index` within each of `ranges` (sorted and disjoint in scan direction).
+        case index(SingleFieldIndex, ranges: [KeyRange], direction: Direction)
+    }
+
+    /// What the stream is ordered by, as far as the query's normalised order is concerned.
+    enum StreamOrder: Sendable, Equatable {
+        /// No useful order: read every candidate.
+        case unordered
+        /// By the index value, which is the first normalised orderBy field.
+        case indexValue
+        /// By document name, which is the first normalised orderBy field still varying.
+        case path
+    }
+
+    /// Sources of candidates; more than one only for OR filters (results are de-duplicated).
+    var accesses: [Access]
+    /// See `StreamOrder`.
+    var streamOrder: StreamOrder
+
+    /// Indexes the plan reads.
+    var indexes: [SingleFieldIndex] {
+        accesses.compactMap { if case .index(let i, _, _) = $0 { return i } else { return nil } }
+    }
+
+    /// `index messages.t (ordered, collection) [≥k1, <k2) asc; ordered by index value`.
+    var description: String {
+        let parts = accesses.map { access -> String in
+            switch access {
+            case .documents(let range, let direction):
+                return "documents \(range) \(direction == .ascending ? "asc" : "desc")"
+            case .index(let index, let ranges, let direction):
+                let r = ranges.map(\.description).joined(separator: " ")
+                return "index \(index) \(ranges.isEmpty ? "(empty)" : r) \(direction == .ascending ? "asc" : "desc")"
+            }
+        }
+        let order: String
+        switch streamOrder {
+        case .unordered: order = "unordered"
+        case .indexValue: order = "ordered by index value"
+        case .path: order = "ordered by name"
+        }
+        return (parts.isEmpty ? "nothing" : parts.joined(separator: " ∪ ")) + "; " + order
+    }
+}
+
+/// A range of BLOB keys, each end optional (open) and inclusive or exclusive.
+struct KeyRange: Sendable, Equatable, CustomStringConvertible {
+    /// One end of a range.
+    struct Bound: Sendable, Equatable {
+        var key: [UInt8]
+        var inclusive: Bool
+    }
+
+    var lower: Bound?
+    var upper: Bound?
+
+    /// Every key.
+    static let all = KeyRange(lower: nil, upper: nil)
+
+    /// No key at all.
+    static let empty = KeyRange(lower: Bound(key: [], inclusive: false), upper: Bound(key: [], inclusive: false))
+
+    /// Exactly `key`.
+    static func point(_ key: [UInt8]) -> KeyRange {
+        KeyRange(lower: Bound(key: key, inclusive: true), upper: Bound(key: key, inclusive: true))
+    }
+
+    /// True when `lower == upper`, both inclusive.
+    var isPoint: Bool {
+        guard let lower, let upper else { return false }
+        return lower.inclusive && upper.inclusive && lower.key == upper.key
+    }
+
+    /// True when no key can be inside.
+    var isEmpty: Bool {
+        guard let lower, let upper else { return false }
+        if bytesLess(upper.key, lower.key) { return true }
+        return lower.key == upper.key && !(lower.inclusive && upper.inclusive)
+    }
+
+    /// The keys in both ranges, or nil when none.
+    func intersection(_ other: KeyRange) -> KeyRange? {
+        let r = KeyRange(lower: Self.tighter(lower, other.lower, lowerEnd: true), upper: Self.tighter(upper, other.upper, lowerEnd: false))
+        return r.isEmpty ? nil : r
+    }
+
+    private static func tighter(_ a: Bound?, _ b: Bound?, lowerEnd: Bool) -> Bound? {
+        guard let a else { return b }
+        guard let b else { return a }
+        if a.key == b.key { return Bound(key: a.key, inclusive: a.inclusive && b.inclusive) }
+        return bytesLess(a.key, b.key) == lowerEnd ? b : a
+    }
+
+    /// `[10 20, 30)` with keys in hex; `(-∞` / `+∞)` for open ends.
+    var description: String {
+        func hex(_ k: [UInt8]) -> String { k.map { String($0, radix: 16).leftPadded(2) }.joined() }
+        let lo = lower.map { ($0.inclusive ? "[" : "(") + hex($0.key) } ?? "(-∞"
+        let hi = upper.map { hex($0.key) + ($0.inclusive ? "]" : ")") } ?? "+∞)"
+        return lo + ", " + hi
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

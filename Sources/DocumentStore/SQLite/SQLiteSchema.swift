@@ -1,0 +1,68 @@
+/// The SQLite schema of the document store, version 1.
+///
+/// - `databases`: one row per Firestore database (`projects/p/databases/d`), so other tables
+///   carry a small integer instead of the name.
+/// - `documents`: one row per document. `path` is `OrderedKey.path` of the document path, so
+///   BLOB order (memcmp) is `__name__` order and a subtree is one key range; `parent` is the
+///   key of the parent collection (listing a collection = a range of `documents_by_parent`);
+///   `collection_id` serves collection-group scans (`documents_by_group`). `fields` holds
+///   `FieldsCodec` bytes. A rowid table, because `fields` can be up to 1 MiB.
+/// - `field_indexes`: the single-field indexes built so far (on demand, see
+///   `SQLiteDocumentStore`), per database, collection id, field, kind (whole value or array
+///   element) and scope (one parent collection or the whole collection group).
+/// - `index_entries`: `(index_id, parent, value, path)`; `parent` is the parent collection's
+///   key for collection scope and empty for group scope, `value` is `OrderedKey.value`. The
+///   primary key is the scan order, so a range query is one b-tree range walk.
+/// - `meta`: the schema version and the last commit time, written in each commit's transaction.
+enum SQLiteSchema {
+    /// Bumped when the layout changes; a store refuses a file with another version.
+    static let version: Int64 = 1
+
+    /// DDL run on every open (idempotent).
+    static let create = """
+        CREATE TABLE IF NOT EXISTS meta(
+            key TEXT PRIMARY KEY,
+            value INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS databases(
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE
+        );
+        CREATE TABLE IF NOT EXISTS documents(
+            id INTEGER PRIMARY KEY,
+            db INTEGER NOT NULL,
+            path BLOB NOT NULL,
+            parent BLOB NOT NULL,
+            collection_id TEXT NOT NULL,
+            fields BLOB NOT NULL,
+            create_seconds INTEGER NOT NULL,
+            create_nanos INTEGER NOT NULL,
+            update_seconds INTEGER NOT NULL,
+            update_nanos INTEGER NOT NULL
+        );
+        CREATE UNIQUE INDEX IF NOT EXISTS documents_by_path ON documents(db, path);
+        CREATE INDEX IF NOT EXISTS documents_by_parent ON documents(db, parent, path);
+        CREATE INDEX IF NOT EXISTS documents_by_group ON documents(db, collection_id, path);
+        CREATE TABLE IF NOT EXISTS field_indexes(
+            id INTEGER PRIMARY KEY,
+            db INTEGER NOT NULL,
+            collection_id TEXT NOT NULL,
+            field BLOB NOT NULL,
+            kind INTEGER NOT NULL,
+            scope INTEGER NOT NULL,
+            UNIQUE(db, collection_id, field, kind, scope)
+        );
+        CREATE TABLE IF NOT EXISTS index_entries(
+            index_id INTEGER NOT NULL,
+            parent BLOB NOT NULL,
+            value BLOB NOT NULL,
+            path BLOB NOT NULL,
+            PRIMARY KEY(index_id, parent, value, path)
+        ) WITHOUT ROWID;
+        INSERT OR IGNORE INTO meta(key, value) VALUES('schema_version', 1);
+        """
+
+    /// Columns selected whenever a document is materialised, in `SQLiteRow` order.
+    static let documentColumns =
+        "d.path, d.fields, d.create_seconds, d.create_nanos, d.update_seconds, d.update_nanos"
+}

@@ -1,0 +1,198 @@
+import FirestoreModel
+
+/// Query execution: plan (`QueryPlanner`) → index scan (this file) → semantics
+/// (`StructuredQuery.evaluate`).
+extension SQLiteSnapshot {
+    /// Runs `target` on a single-field index (or the name order), decoding only the candidates
+    /// the index yields, and stopping early when the stream is in query order.
+    /// - Throws: `.invalidArgument` when the query is invalid; `.internalError` on storage failure.
+    func runQuery(_ target: QueryTarget, in database: DatabaseID) throws(FirestoreError)
+        -> (documents: [Document], skipped: Int)
+    {
+        let query = target.query
+        try query.validate()
+        let order = query.normalizedOrderBy
+        let needed = query.limit.map { query.offset + $0 }
+        if needed == 0 { return ([], 0) }
+        let accepted: [Document] = try reading { connection in
+            guard let db = try databaseRowID(database, connection) else { return [] }
+            var plan = QueryPlanner.plan(target, in: database)
+            var indexIDs: [SingleFieldIndex: Int64] = [:]
+            var missing: [SingleFieldIndex] = []
+            for index in plan.indexes where indexIDs[index] == nil {
+                if let id = try indexRowID(index, db: db, connection) { indexIDs[index] = id } else { missing.append(index) }
+            }
+            if !missing.isEmpty {
+                // Build for the next queries; this snapshot predates the build, so scan now.
+                store.buildMissing(missing, in: database)
+                let first = order.first ?? Order(.documentKey)
+                plan = first.field.isDocumentKey
+                    ? QueryPlan(accesses: [.documents(range: .all, direction: first.direction)], streamOrder: .path)
+                    : QueryPlan(accesses: [.documents(range: .all, direction: .ascending)], streamOrder: .unordered)
+            }
+            lastPlan = plan
+            var stream = CandidateStream(
+                target: target, database: database, needed: plan.streamOrder == .unordered ? nil : needed,
+                deduplicate: plan.accesses.count > 1 || plan.accesses.contains { access in
+                    if case .index(let i, let ranges, _) = access { return i.mode == .arrayContains && ranges.count > 1 }
+                    return false
+                })
+            stream.orderedByPath = plan.streamOrder == .path
+            for access in plan.accesses where !stream.isDone {
+                try read(access, target: target, db: db, indexIDs: indexIDs, connection, into: &stream)
+            }
+            return stream.accepted
+        }
+        return query.evaluate(over: accepted, target: target, in: database)
+    }
+
+    /// The row id of `index` if it is built in this snapshot.
+    private func indexRowID(_ index: SingleFieldIndex, db: Int64, _ connection: SQLiteConnection) throws -> Int64? {
+        let select = try connection.prepare(
+            "SELECT id FROM field_indexes WHERE db = ?1 AND collection_id = ?2 AND field = ?3 AND kind = ?4 AND scope = ?5")
+        defer { select.reset() }
+        try select.bind(db, at: 1)
+        try select.bind(index.collectionID, at: 2)
+        try select.bind(OrderedKey.fieldPath(index.field), at: 3)
+        try select.bind(index.mode.rawValue, at: 4)
+        try select.bind(index.queryScope.rawValue, at: 5)
+        return try select.step() ? select.int64(at: 0) : nil
+    }
+
+    /// Streams one access's rows into `stream`, range by range, until it says stop.
+    private func read(
+        _ access: QueryPlan.Access, target: QueryTarget, db: Int64, indexIDs: [SingleFieldIndex: Int64],
+        _ connection: SQLiteConnection, into stream: inout CandidateStream
+    ) throws {
+        let query = target.query
+        let group = query.allDescendants
+        let collectionKey = OrderedKey.path(target.parent.appending(query.collectionID))
+        // A collection group under a document: only paths below that document.
+        let subtree: KeyRange? =
+            group && !target.parent.segments.isEmpty
+            ? KeyRange(
+                lower: .init(key: OrderedKey.path(target.parent), inclusive: false),
+                upper: .init(key: OrderedKey.descendantsEnd(of: OrderedKey.path(target.parent)), inclusive: false))
+            : nil
+
+        switch access {
+        case .documents(var range, let direction):
+            if let subtree {
+                guard let narrowed = range.intersection(subtree) else { return }
+                range = narrowed
+            }
+            let dir = direction == .ascending ? "ASC" : "DESC"
+            let sql = """
+                SELECT d.path, \(SQLiteSchema.documentColumns) FROM documents AS d
+                WHERE d.db = ?1 AND \(group ? "d.collection_id" : "d.parent") = ?2\(Self.bounds("d.path", range, 3, 4))
+                ORDER BY d.path \(dir)
+                """
+            let select = try connection.prepare(sql)
+            defer { select.reset() }
+            try select.bind(db, at: 1)
+            if group { try select.bind(query.collectionID, at: 2) } else { try select.bind(collectionKey, at: 2) }
+            try Self.bind(range, select, 3, 4)
+            try pump(select, into: &stream)
+
+        case .index(let index, let ranges, let direction):
+            guard let id = indexIDs[index] else { return }
+            let dir = direction == .ascending ? "ASC" : "DESC"
+            for range in ranges where !stream.isDone {
+                let stopColumn = stream.orderedByPath ? "e.path" : "e.value"
+                let sql = """
+                    SELECT \(stopColumn), \(SQLiteSchema.documentColumns)
+                    FROM index_entries AS e CROSS JOIN documents AS d
+                    WHERE e.index_id = ?1 AND e.parent = ?2\(Self.bounds("e.value", range, 3, 4))\
+                    \(subtree.map { Self.bounds("e.path", $0, 5, 6) } ?? "")
+                      AND d.db = ?7 AND d.path = e.path
+                    ORDER BY e.value \(dir), e.path \(dir)
+                    """
+                let select = try connection.prepare(sql)
+                defer { select.reset() }
+                try select.bind(id, at: 1)
+                try select.bind(index.entryParent(collectionKey), at: 2)
+                try Self.bind(range, select, 3, 4)
+                if let subtree { try Self.bind(subtree, select, 5, 6) }
+                try select.bind(db, at: 7)
+                try pump(select, into: &stream)
+            }
+        }
+    }
+
+    /// Feeds rows (stop key in column 0, document columns from 1) to `stream` until it stops.
+    private func pump(_ select: SQLiteStatement, into stream: inout CandidateStream) throws {
+        while try select.step() {
+            let stopKey = select.blob(at: 0)
+            if stream.shouldStop(before: stopKey) { return }
+            let path = try OrderedKey.decodePath(select.blob(at: 1))
+            guard stream.wants(path) else { continue }
+            stream.offer(try decodeDocument(select, from: 1), stopKey: stopKey)
+        }
+    }
+
+    /// ` AND column >= ?lo AND column < ?hi` for the range's present ends.
+    private static func bounds(_ column: String, _ range: KeyRange, _ lo: Int, _ hi: Int) -> String {
+        var sql = ""
+        if let l = range.lower { sql += " AND \(column) \(l.inclusive ? ">=" : ">") ?\(lo)" }
+        if let u = range.upper { sql += " AND \(column) \(u.inclusive ? "<=" : "<") ?\(hi)" }
+        return sql
+    }
+
+    private static func bind(_ range: KeyRange, _ statement: SQLiteStatement, _ lo: Int32, _ hi: Int32) throws {
+        if let l = range.lower { try statement.bind(l.key, at: lo) }
+        if let u = range.upper { try statement.bind(u.key, at: hi) }
+    }
+}
+
+/// The candidates of one query as they stream in: checks each against the query's semantics
+/// and decides when reading can stop.
+///
+/// Early stop (only for a stream in query order, `needed` = offset + limit): once `needed`
+/// candidates are accepted, rows are read until the stop key (the leading order key) changes;
+/// every later row sorts after all accepted ones, so the answer is already among them.
+struct CandidateStream {
+    let target: QueryTarget
+    let database: DatabaseID
+    let needed: Int?
+    private(set) var accepted: [Document] = []
+    private var seen: Set<ResourcePath>?
+    private var boundary: [UInt8]?
+    private(set) var isDone = false
+    private let order: [Order]
+
+    init(target: QueryTarget, database: DatabaseID, needed: Int?, deduplicate: Bool) {
+        self.target = target
+        self.database = database
+        self.needed = needed
+        self.seen = deduplicate ? [] : nil
+        self.order = target.query.normalizedOrderBy
+    }
+
+    /// True when the stop key is the document name rather than the index value.
+    var orderedByPath = false
+
+    /// True (and from then on `isDone`) when a row with `stopKey` can no longer matter.
+    mutating func shouldStop(before stopKey: UnsafeRawBufferPointer) -> Bool {
+        guard let boundary else { return false }
+        if boundary.elementsEqual(stopKey) { return false }
+        isDone = true
+        return true
+    }
+
+    /// Whether the document at `path` is worth decoding.
+    mutating func wants(_ path: ResourcePath) -> Bool {
+        guard target.contains(path) else { return false }
+        if seen != nil { return seen?.insert(path).inserted ?? true }
+        return true
+    }
+
+    /// Keeps `document` when it matches the filter, has every orderBy field and is within the cursors.
+    mutating func offer(_ document: Document, stopKey: UnsafeRawBufferPointer) {
+        let query = target.query
+        guard query.matches(document, in: database), query.withinCursors(document, in: database, order: order) else {
+            return
+        }
+        accepted.append(document)
+        if let needed, boundary == nil, accepted.count >= needed { boundary = Array(stopKey) }
+    }
+}

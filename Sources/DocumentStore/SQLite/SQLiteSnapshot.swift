@@ -1,0 +1,146 @@
+import FirestoreModel
+
+/// A WAL read transaction on one pooled reader connection: a consistent view of the store
+/// at the moment `SQLiteDocumentStore.snapshot()` returned. Used by one task at a time.
+final class SQLiteSnapshot: StoreSnapshot {
+    let store: SQLiteDocumentStore
+    private(set) var connection: SQLiteConnection?
+    /// Database row ids looked up in this snapshot (nil = no such database yet).
+    private var databaseIDs: [String: Int64?] = [:]
+    /// Documents decoded by queries so far: lets tests check a query did not read everything.
+    var documentsDecoded = 0
+    /// The plan of the last `runQuery`, for tests and diagnostics.
+    var lastPlan: QueryPlan?
+
+    init(store: SQLiteDocumentStore, connection: SQLiteConnection) {
+        self.store = store
+        self.connection = connection
+    }
+
+    deinit { close() }
+
+    /// Ends the read transaction and returns the connection to the pool.
+    func close() {
+        guard let connection else { return }
+        self.connection = nil
+        do {
+            try connection.execute("COMMIT")
+            store.returnReader(connection)
+        } catch {
+            connection.close()  // state unknown: do not reuse it
+        }
+    }
+
+    /// Runs `body` with the open connection, converting errors to `FirestoreError`.
+    func reading<T>(_ body: (SQLiteConnection) throws -> T) throws(FirestoreError) -> T {
+        guard let connection else { throw .internalError("The snapshot is closed.") }
+        do {
+            return try body(connection)
+        } catch {
+            throw error.firestoreError
+        }
+    }
+
+    /// The row id of `database` in this snapshot, or nil when it has no rows yet.
+    func databaseRowID(_ database: DatabaseID, _ connection: SQLiteConnection) throws -> Int64? {
+        if let known = databaseIDs[database.name] { return known }
+        let select = try connection.prepare("SELECT id FROM databases WHERE name = ?1")
+        defer { select.reset() }
+        try select.bind(database.name, at: 1)
+        let id = try select.step() ? select.int64(at: 0) : nil
+        databaseIDs[database.name] = id
+        return id
+    }
+
+    /// Decodes the document columns (`SQLiteSchema.documentColumns`) starting at `column`.
+    func decodeDocument(_ statement: SQLiteStatement, from column: Int32) throws -> Document {
+        documentsDecoded += 1
+        return Document(
+            path: try OrderedKey.decodePath(statement.blob(at: column)),
+            fields: try FieldsCodec.decode(statement.blob(at: column + 1)),
+            createTime: Timestamp(
+                seconds: statement.int64(at: column + 2), nanos: Int32(truncatingIfNeeded: statement.int64(at: column + 3))),
+            updateTime: Timestamp(
+                seconds: statement.int64(at: column + 4), nanos: Int32(truncatingIfNeeded: statement.int64(at: column + 5))))
+    }
+
+    func document(_ path: ResourcePath, in database: DatabaseID) throws(FirestoreError) -> Document? {
+        try reading { connection in
+            guard path.isDocument, let db = try databaseRowID(database, connection) else { return nil }
+            let select = try connection.prepare(
+                "SELECT \(SQLiteSchema.documentColumns) FROM documents AS d WHERE d.db = ?1 AND d.path = ?2")
+            defer { select.reset() }
+            try select.bind(db, at: 1)
+            try select.bind(OrderedKey.path(path), at: 2)
+            return try select.step() ? try decodeDocument(select, from: 0) : nil
+        }
+    }
+
+    func listDocuments(in collection: ResourcePath, database: DatabaseID, startAfter: ResourcePath?, limit: Int?)
+        throws(FirestoreError) -> [Document]
+    {
+        try reading { connection in
+            guard let db = try databaseRowID(database, connection) else { return [] }
+            let select = try connection.prepare(
+                """
+                SELECT \(SQLiteSchema.documentColumns) FROM documents AS d
+                WHERE d.db = ?1 AND d.parent = ?2 AND d.path > ?3 ORDER BY d.path LIMIT ?4
+                """)
+            defer { select.reset() }
+            try select.bind(db, at: 1)
+            try select.bind(OrderedKey.path(collection), at: 2)
+            try select.bind(startAfter.map(OrderedKey.path) ?? [], at: 3)
+            try select.bind(Int64(limit.map { max($0, 0) } ?? -1), at: 4)
+            var out: [Document] = []
+            while try select.step() { out.append(try decodeDocument(select, from: 0)) }
+            return out
+        }
+    }
+
+    /// Skip-scan: one index seek per child, whatever the size of the subtrees.
+    func missingDocuments(in collection: ResourcePath, database: DatabaseID) throws(FirestoreError) -> [ResourcePath] {
+        try reading { connection in
+            guard let db = try databaseRowID(database, connection) else { return [] }
+            let prefix = OrderedKey.path(collection)
+            let depth = collection.segments.count + 1
+            var missing: [ResourcePath] = []
+            var cursor = prefix
+            while let next = try firstPath(after: cursor, before: OrderedKey.descendantsEnd(of: prefix), db: db, connection) {
+                guard next.segments.count >= depth else { break }
+                let child = ResourcePath(Array(next.segments.prefix(depth)))
+                if next.segments.count > depth { missing.append(child) }  // its own row would have come first
+                cursor = OrderedKey.descendantsEnd(of: OrderedKey.path(child))
+            }
+            return missing
+        }
+    }
+
+    /// Skip-scan over the subtree of `parent`: one index seek per collection id.
+    func collectionIDs(under parent: ResourcePath, in database: DatabaseID) throws(FirestoreError) -> [String] {
+        try reading { connection in
+            guard let db = try databaseRowID(database, connection) else { return [] }
+            let prefix = OrderedKey.path(parent)
+            let depth = parent.segments.count
+            var ids: [String] = []
+            var cursor = prefix
+            while let next = try firstPath(after: cursor, before: OrderedKey.descendantsEnd(of: prefix), db: db, connection) {
+                guard next.segments.count > depth else { break }
+                let id = next.segments[depth]
+                ids.append(id)
+                cursor = OrderedKey.descendantsEnd(of: OrderedKey.path(parent.appending(id)))
+            }
+            return ids.sorted(by: utf8Less)
+        }
+    }
+
+    /// The first document path with key in `(after, before)`.
+    private func firstPath(after: [UInt8], before: [UInt8], db: Int64, _ connection: SQLiteConnection) throws -> ResourcePath? {
+        let select = try connection.prepare(
+            "SELECT path FROM documents WHERE db = ?1 AND path > ?2 AND path < ?3 ORDER BY path LIMIT 1")
+        defer { select.reset() }
+        try select.bind(db, at: 1)
+        try select.bind(after, at: 2)
+        try select.bind(before, at: 3)
+        return try select.step() ? try OrderedKey.decodePath(select.blob(at: 0)) : nil
+    }
+}

@@ -1,0 +1,125 @@
+import FirestoreModel
+
+/// The write path of one commit (or index build) inside the writer's open transaction:
+/// document rows plus the entries of every built index of the touched collections.
+struct SQLiteWrites {
+    let connection: SQLiteConnection
+    /// Row id of the database written.
+    let database: Int64
+    /// Built indexes of that database by collection id, with their row ids.
+    let indexes: [String: [(id: Int64, index: SingleFieldIndex)]]
+
+    /// Creates or replaces `document`, moving its index entries from the old fields to the new.
+    /// - Throws: `SQLiteError`, or `FirestoreError` when stored fields are corrupt.
+    func put(_ document: Document) throws {
+        let pathKey = OrderedKey.path(document.path)
+        let parentKey = OrderedKey.path(document.path.parent)
+        let built = indexes[document.path.parent.lastSegment] ?? []
+        if !built.isEmpty { try removeEntries(pathKey: pathKey, parentKey: parentKey, built: built) }
+
+        let upsert = try connection.prepare(
+            """
+            INSERT INTO documents(db, path, parent, collection_id, fields,
+                                  create_seconds, create_nanos, update_seconds, update_nanos)
+            VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+            ON CONFLICT(db, path) DO UPDATE SET fields = excluded.fields,
+                create_seconds = excluded.create_seconds, create_nanos = excluded.create_nanos,
+                update_seconds = excluded.update_seconds, update_nanos = excluded.update_nanos
+            """)
+        try upsert.bind(database, at: 1)
+        try upsert.bind(pathKey, at: 2)
+        try upsert.bind(parentKey, at: 3)
+        try upsert.bind(document.path.parent.lastSegment, at: 4)
+        try upsert.bind(FieldsCodec.encode(document.fields), at: 5)
+        try upsert.bind(document.createTime.seconds, at: 6)
+        try upsert.bind(Int64(document.createTime.nanos), at: 7)
+        try upsert.bind(document.updateTime.seconds, at: 8)
+        try upsert.bind(Int64(document.updateTime.nanos), at: 9)
+        try upsert.run()
+
+        for (id, index) in built {
+            try Self.insertEntries(
+                index.entryKeys(for: document.fields), index: id, parent: index.entryParent(parentKey), path: pathKey,
+                connection: connection)
+        }
+    }
+
+    /// Deletes the document at `path` (no-op when missing) and its index entries.
+    /// - Throws: `SQLiteError`, or `FirestoreError` when stored fields are corrupt.
+    func delete(_ path: ResourcePath) throws {
+        let pathKey = OrderedKey.path(path)
+        let built = indexes[path.parent.lastSegment] ?? []
+        if !built.isEmpty {
+            try removeEntries(pathKey: pathKey, parentKey: OrderedKey.path(path.parent), built: built)
+        }
+        let delete = try connection.prepare("DELETE FROM documents WHERE db = ?1 AND path = ?2")
+        try delete.bind(database, at: 1)
+        try delete.bind(pathKey, at: 2)
+        try delete.run()
+    }
+
+    /// Deletes the entries the currently stored version of the document has, if any.
+    private func removeEntries(pathKey: [UInt8], parentKey: [UInt8], built: [(id: Int64, index: SingleFieldIndex)]) throws {
+        let select = try connection.prepare("SELECT fields FROM documents WHERE db = ?1 AND path = ?2")
+        defer { select.reset() }
+        try select.bind(database, at: 1)
+        try select.bind(pathKey, at: 2)
+        guard try select.step() else { return }
+        let old = try FieldsCodec.decode(select.blob(at: 0))
+        select.reset()
+        let delete = try connection.prepare(
+            "DELETE FROM index_entries WHERE index_id = ?1 AND parent = ?2 AND value = ?3 AND path = ?4")
+        for (id, index) in built {
+            for key in index.entryKeys(for: old) {
+                try delete.bind(id, at: 1)
+                try delete.bind(index.entryParent(parentKey), at: 2)
+                try delete.bind(key, at: 3)
+                try delete.bind(pathKey, at: 4)
+                try delete.run()
+            }
+        }
+    }
+
+    private static func insertEntries(
+        _ keys: [[UInt8]], index id: Int64, parent: [UInt8], path: [UInt8], connection: SQLiteConnection
+    ) throws {
+        guard !keys.isEmpty else { return }
+        let insert = try connection.prepare(
+            "INSERT OR IGNORE INTO index_entries(index_id, parent, value, path) VALUES(?1, ?2, ?3, ?4)")
+        for key in keys {
+            try insert.bind(id, at: 1)
+            try insert.bind(parent, at: 2)
+            try insert.bind(key, at: 3)
+            try insert.bind(path, at: 4)
+            try insert.run()
+        }
+    }
+
+    /// Records `index` for `database` and fills it from the stored documents.
+    /// - Returns: the index's row id.
+    /// - Throws: `SQLiteError`, or `FirestoreError` when stored fields are corrupt.
+    static func build(_ index: SingleFieldIndex, database: Int64, connection: SQLiteConnection) throws -> Int64 {
+        let record = try connection.prepare(
+            "INSERT INTO field_indexes(db, collection_id, field, kind, scope) VALUES(?1, ?2, ?3, ?4, ?5)")
+        try record.bind(database, at: 1)
+        try record.bind(index.collectionID, at: 2)
+        try record.bind(OrderedKey.fieldPath(index.field), at: 3)
+        try record.bind(index.mode.rawValue, at: 4)
+        try record.bind(index.queryScope.rawValue, at: 5)
+        try record.run()
+        let id = connection.lastInsertRowID
+
+        let scan = try connection.prepare(
+            "SELECT path, parent, fields FROM documents WHERE db = ?1 AND collection_id = ?2")
+        defer { scan.reset() }
+        try scan.bind(database, at: 1)
+        try scan.bind(index.collectionID, at: 2)
+        while try scan.step() {
+            let keys = index.entryKeys(for: try FieldsCodec.decode(scan.blob(at: 2)))
+            try insertEntries(
+                keys, index: id, parent: index.entryParent(scan.bytes(at: 1)), path: scan.bytes(at: 0),
+                connection: connection)
+        }
+        return id
+    }
+}
