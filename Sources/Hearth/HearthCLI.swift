@@ -1,7 +1,54 @@
+import Foundation
+
 /// Command-line entry points of `hearth`.
+///
+/// Subcommands: `start` (serve the emulators on a `firebase/` directory), `rules test <dir>`
+/// (run declarative rules suites in-process), `help`.
 public enum HearthCLI {
-    /// Runs the command line; never returns on success paths that serve forever.
+    /// Runs the command line and exits the process with its status.
     public static func main(_ arguments: [String]) async {
-        print("hearth: not yet implemented")
+        let args = Array(arguments.dropFirst())
+        let status: Int32
+        do {
+            switch args.first {
+            case "start":
+                status = try await startCommand(Array(args.dropFirst()))
+            case nil, "help", "--help", "-h":
+                print(usage)
+                status = args.isEmpty ? 2 : 0
+            default:
+                HearthLog.error("hearth: unknown command \"\(args[0])\"\n\n\(usage)")
+                status = 2
+            }
+        } catch let e as ConfigError {
+            HearthLog.error("hearth: \(e.description)")
+            status = 2
+        } catch {
+            HearthLog.error("hearth: \(error)")
+            status = 1
+        }
+        exit(status)
+    }
+
+    static let usage = """
+        usage: hearth <command> [options]
+
+          start [--project ID] [--config firebase.json] [--data FILE | --in-memory] [--host HOST]
+                [--firestore-port N] [--functions-port N] [--auth-port N]
+              Serve Firestore (REST, gRPC, Listen), Functions and Auth on the ports of firebase.json.
+              Data persists in .hearth/firestore.sqlite beside firebase.json unless --data or --in-memory.
+          rules test DIR
+              Run the rules test suites in DIR in-process; non-zero exit on any failure.
+        """
+
+    static func startCommand(_ args: [String]) async throws -> Int32 {
+        let options = try StartOptions.parse(args)
+        let app = try HearthApp(options: options)
+        try await app.start()
+        await SignalWaiter.waitForTermination()
+        HearthLog.info("hearth: shutting down")
+        await app.stop()
+        HearthLog.info("hearth: stopped")
+        return 0
     }
 }

@@ -1,0 +1,69 @@
+import FirestoreEngine
+import FirestoreModel
+import HTTPServer
+
+/// The Firestore emulator's admin endpoints (`/emulator/v1/…`), reference §2.1:
+/// `DELETE /emulator/v1/projects/{p}/databases/{d}/documents` clears a database;
+/// `PUT …/projects/{p}:securityRules` replaces the rules; `GET …:ruleCoverage[.html]`;
+/// Hearth's own `GET …/projects/{p}:ruleExplanations` returns the latest denials explained.
+public struct EmulatorAdmin: Sendable {
+    /// The engine to clear.
+    public let engine: FirestoreEngine
+    /// Rules management, when rules are configured.
+    public let rules: RulesController
+
+    /// Creates the admin endpoints.
+    public init(engine: FirestoreEngine, rules: RulesController) {
+        self.engine = engine
+        self.rules = rules
+    }
+
+    /// Answers one `/emulator/…` request.
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        do throws(FirestoreError) {
+            return try route(request)
+        } catch {
+            return FirestoreRESTService.errorResponse(error)
+        }
+    }
+
+    func route(_ request: HTTPRequest) throws(FirestoreError) -> HTTPResponse {
+        let raw = request.path
+        guard raw.hasPrefix("/emulator/v1/projects/") else {
+            throw FirestoreError(.notFound, "No emulator method at \(raw).")
+        }
+        let rest = String(raw.dropFirst("/emulator/v1/projects/".count))
+        // `{p}:verb`
+        if let colon = rest.firstIndex(of: ":"), !rest[..<colon].contains("/") {
+            guard let project = percentDecode(String(rest[..<colon])), !project.isEmpty else {
+                throw .invalidArgument("Invalid project id.")
+            }
+            let verb = String(rest[rest.index(after: colon)...])
+            switch (request.method, verb) {
+            case ("PUT", "securityRules"), ("POST", "securityRules"):
+                return rules.replace(project: project, body: request.body)
+            case ("GET", "securityRules"):
+                return rules.current(project: project)
+            case ("GET", "ruleCoverage"):
+                return rules.coverageJSON(project: project)
+            case ("GET", "ruleCoverage.html"):
+                return rules.coverageHTML(project: project)
+            case ("GET", "ruleExplanations"):
+                return rules.explanations(project: project)
+            case ("DELETE", "ruleExplanations"):
+                return rules.clearExplanations(project: project)
+            default:
+                throw FirestoreError(.notFound, "No emulator method \(request.method) :\(verb).")
+            }
+        }
+        // `{p}/databases/{d}/documents`
+        let segments = rest.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if request.method == "DELETE", segments.count == 4, segments[1] == "databases", segments[3] == "documents",
+            let project = percentDecode(segments[0]), let database = percentDecode(segments[2])
+        {
+            try engine.clear(DatabaseID(project: project, database: database))
+            return .json(200, Array("{}".utf8))
+        }
+        throw FirestoreError(.notFound, "No emulator method \(request.method) \(raw).")
+    }
+}

@@ -1,0 +1,42 @@
+import FirestoreEngine
+import FirestoreModel
+import HTTPServer
+
+/// Everything served on the Firestore port over HTTP/1.1: REST v1 (`/v1/…`), the emulator's
+/// admin endpoints (`/emulator/v1/…`), the readiness check `GET /` → `Ok`, and CORS for the
+/// web SDKs. Source: reference §1, §2.1.
+public struct FirestorePortHandler: HTTPHandler {
+    /// The REST adapter.
+    public let rest: FirestoreRESTService
+    /// The admin endpoints.
+    public let admin: EmulatorAdmin
+
+    /// Creates the handler.
+    public init(rest: FirestoreRESTService, admin: EmulatorAdmin) {
+        self.rest = rest
+        self.admin = admin
+    }
+
+    public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        var response: HTTPResponse
+        if request.method == "OPTIONS" {
+            response = HTTPResponse(status: 204)
+            response.headers.add("access-control-allow-methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS")
+            response.headers.add(
+                "access-control-allow-headers",
+                request.headers["access-control-request-headers"] ?? "authorization, content-type, x-goog-api-client")
+            response.headers.add("access-control-max-age", "3600")
+        } else if request.path.hasPrefix("/v1/") || request.path.hasPrefix("/v1beta1/") {
+            response = rest.handle(request)
+        } else if request.path.hasPrefix("/emulator/") {
+            response = admin.handle(request)
+        } else if request.path == "/" && request.method == "GET" {
+            response = .text(200, "Ok\n")
+        } else {
+            response = FirestoreRESTService.errorResponse(
+                FirestoreError(.notFound, "Not found: \(request.method) \(request.path)"))
+        }
+        response.headers.add("access-control-allow-origin", request.headers["origin"] ?? "*")
+        return response
+    }
+}

@@ -1,0 +1,71 @@
+import FirestoreModel
+
+/// A parsed Firestore REST v1 URL: which method, on which database and resource.
+///
+/// Shapes (reference §1.2): `/v1/projects/{p}/databases/{d}/documents[/{path}][:verb]`
+/// (also `/v1beta1/`). Each path segment is percent-decoded on its own; the `:verb` suffix
+/// is split from the raw last segment before decoding, so ids containing `%3A` stay ids.
+public struct RESTRoute: Sendable, Equatable {
+    /// The database.
+    public var database: DatabaseID
+    /// The path after `documents` (decoded segments); empty for the documents root.
+    public var path: ResourcePath
+    /// The custom verb after `:` (`commit`, `runQuery`, …), or nil.
+    public var verb: String?
+
+    /// Parses the percent-encoded path of a request target (no query string).
+    /// - Returns: nil when the path is not under `/v1/projects/{p}/databases/{d}/documents`.
+    /// - Throws: `.invalidArgument` for bad percent-encoding or invalid ids.
+    public static func parse(_ rawPath: String) throws(FirestoreError) -> RESTRoute? {
+        var raw = rawPath
+        if raw.hasPrefix("/v1/") {
+            raw.removeFirst(4)
+        } else if raw.hasPrefix("/v1beta1/") {
+            raw.removeFirst(9)
+        } else {
+            return nil
+        }
+        var rawSegments = raw.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        var verb: String?
+        if let last = rawSegments.last, let colon = last.lastIndex(of: ":") {
+            verb = String(last[last.index(after: colon)...])
+            rawSegments[rawSegments.count - 1] = String(last[..<colon])
+        }
+        if rawSegments.last == "" { rawSegments.removeLast() }
+        let segments = try rawSegments.map { (s: String) throws(FirestoreError) -> String in
+            guard let d = percentDecode(s) else { throw .invalidArgument("Invalid percent-encoding in path segment \"\(s)\".") }
+            return d
+        }
+        guard segments.count >= 5, segments[0] == "projects", segments[2] == "databases", segments[4] == "documents"
+        else { return nil }
+        guard !segments[1].isEmpty, !segments[3].isEmpty else { throw .invalidArgument("Project and database ids must not be empty.") }
+        let path = ResourcePath(Array(segments.dropFirst(5)))
+        try path.validateIDs()
+        return RESTRoute(database: DatabaseID(project: segments[1], database: segments[3]), path: path, verb: verb)
+    }
+}
+
+/// Decodes `%XX` escapes (UTF-8); nil for malformed escapes or invalid UTF-8.
+public func percentDecode(_ s: String) -> String? {
+    guard s.contains("%") else { return s }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(s.utf8.count)
+    var it = s.utf8.makeIterator()
+    func hex(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 48...57: return c - 48
+        case 65...70: return c - 55
+        case 97...102: return c - 87
+        default: return nil
+        }
+    }
+    while let c = it.next() {
+        if c == 37 {
+            guard let a = it.next().flatMap(hex), let b = it.next().flatMap(hex) else { return nil }
+            bytes.append(a << 4 | b)
+        } else {
+            bytes.append(c)
+        }
+    }
+    return String(validating: bytes, as: UTF8.self)
+}

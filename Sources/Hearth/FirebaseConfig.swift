@@ -1,0 +1,91 @@
+import Foundation
+import FirestoreModel
+
+/// The parts of `firebase.json` Hearth reads: emulator hosts and ports, the rules file.
+///
+/// Source: firebase-tools `firebaseConfig.ts` as summarised in reference §2.3.
+public struct FirebaseConfig: Sendable {
+    /// One emulator's address.
+    public struct Endpoint: Sendable, Hashable {
+        /// Host to bind, e.g. `127.0.0.1`.
+        public var host: String
+        /// TCP port.
+        public var port: Int
+    }
+
+    /// Directory that holds `firebase.json`; relative paths resolve against it.
+    public var directory: String
+    /// Firestore (REST, gRPC, Listen). Default 8080.
+    public var firestore: Endpoint
+    /// Functions (callable). Default 5001.
+    public var functions: Endpoint
+    /// Auth. Default 9099.
+    public var auth: Endpoint
+    /// Emulator hub. Default 4400.
+    public var hub: Endpoint
+    /// Emulator UI (not served; kept for discovery). Default 4000.
+    public var ui: Endpoint
+    /// Absolute path of the Firestore rules file, if configured.
+    public var rulesFile: String?
+    /// Absolute path of the indexes file, if configured.
+    public var indexesFile: String?
+
+    /// Defaults of firebase-tools `constants.ts`.
+    public static func defaults(directory: String) -> FirebaseConfig {
+        FirebaseConfig(
+            directory: directory, firestore: Endpoint(host: "127.0.0.1", port: 8080),
+            functions: Endpoint(host: "127.0.0.1", port: 5001), auth: Endpoint(host: "127.0.0.1", port: 9099),
+            hub: Endpoint(host: "127.0.0.1", port: 4400), ui: Endpoint(host: "127.0.0.1", port: 4000),
+            rulesFile: nil, indexesFile: nil)
+    }
+
+    /// Loads `firebase.json`.
+    /// - Throws: `ConfigError` naming the file when it cannot be read or is not a JSON object,
+    ///   or when a port is not an integer 0…65535.
+    public static func load(path: String) throws -> FirebaseConfig {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigError("\(path): cannot read the file")
+        }
+        guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            throw ConfigError("\(path): not a JSON object")
+        }
+        var config = defaults(directory: directory)
+        let emulators = root["emulators"] as? [String: Any] ?? [:]
+        func endpoint(_ key: String, _ current: Endpoint) throws -> Endpoint {
+            guard let e = emulators[key] as? [String: Any] else { return current }
+            var out = current
+            if let h = e["host"] as? String { out.host = h == "localhost" ? "127.0.0.1" : h }
+            if let p = e["port"] {
+                guard let n = (p as? NSNumber)?.intValue ?? (p as? String).flatMap(Int.init), (0...65535).contains(n) else {
+                    throw ConfigError("\(path): emulators.\(key).port must be an integer 0…65535")
+                }
+                out.port = n
+            }
+            return out
+        }
+        config.firestore = try endpoint("firestore", config.firestore)
+        config.functions = try endpoint("functions", config.functions)
+        config.auth = try endpoint("auth", config.auth)
+        config.hub = try endpoint("hub", config.hub)
+        config.ui = try endpoint("ui", config.ui)
+        var firestore = root["firestore"] as? [String: Any]
+        if firestore == nil, let list = root["firestore"] as? [[String: Any]] { firestore = list.first }
+        if let rules = firestore?["rules"] as? String { config.rulesFile = resolve(rules, in: directory) }
+        if let indexes = firestore?["indexes"] as? String { config.indexesFile = resolve(indexes, in: directory) }
+        return config
+    }
+
+    static func resolve(_ p: String, in directory: String) -> String {
+        p.hasPrefix("/") ? p : URL(fileURLWithPath: directory).appendingPathComponent(p).standardizedFileURL.path
+    }
+}
+
+/// A configuration or command-line mistake, with a message for the user.
+public struct ConfigError: Error, CustomStringConvertible {
+    /// What is wrong.
+    public var description: String
+    /// Creates an error.
+    public init(_ d: String) { description = d }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// Options of `hearth start` (and `hearth exec`, which shares them).
+///
+/// `--project`, `--config <firebase.json>`, `--data <sqlite path>`, `--in-memory`, `--host`,
+/// and one `--<emulator>-port` per emulator overriding `firebase.json`.
+public struct StartOptions: Sendable {
+    /// Project id; default from `.firebaserc` beside `firebase.json`, else `GCLOUD_PROJECT`, else `demo-project`.
+    public var project: String?
+    /// Path of `firebase.json`; default `./firebase.json`, else `./firebase/firebase.json`.
+    public var configPath: String?
+    /// SQLite file; default `.hearth/firestore.sqlite` beside `firebase.json`.
+    public var dataPath: String?
+    /// Keep everything in memory (nothing written to disk).
+    public var inMemory = false
+    /// Host to bind every emulator to, overriding `firebase.json`.
+    public var host: String?
+    /// Port overrides.
+    public var firestorePort: Int?
+    public var functionsPort: Int?
+    public var authPort: Int?
+    public var hubPort: Int?
+    /// Arguments left after options (for `exec`: the command after `--`).
+    public var rest: [String] = []
+
+    /// Parses `arguments` (without the subcommand).
+    /// - Throws: `ConfigError` naming an unknown option or a missing/invalid value.
+    public static func parse(_ arguments: [String]) throws -> StartOptions {
+        var o = StartOptions()
+        var i = 0
+        func value(_ name: String) throws -> String {
+            i += 1
+            guard i < arguments.count else { throw ConfigError("\(name) needs a value") }
+            return arguments[i]
+        }
+        func port(_ name: String) throws -> Int {
+            let v = try value(name)
+            guard let p = Int(v), (0...65535).contains(p) else { throw ConfigError("\(name): \"\(v)\" is not a port") }
+            return p
+        }
+        while i < arguments.count {
+            var arg = arguments[i]
+            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
+                let name = String(arg[..<eq])
+                let v = String(arg[arg.index(after: eq)...])
+                var copy = arguments
+                copy.replaceSubrange(i...i, with: [name, v])
+                return try parse(copy)
+            }
+            switch arg {
+            case "--project", "-P": o.project = try value(arg)
+            case "--config", "-c": o.configPath = try value(arg)
+            case "--data": o.dataPath = try value(arg)
+            case "--in-memory": o.inMemory = true
+            case "--host": o.host = try value(arg)
+            case "--firestore-port", "--port": o.firestorePort = try port(arg)
+            case "--functions-port": o.functionsPort = try port(arg)
+            case "--auth-port": o.authPort = try port(arg)
+            case "--hub-port": o.hubPort = try port(arg)
+            case "--":
+                o.rest = Array(arguments[(i + 1)...])
+                return o
+            default:
+                if arg.hasPrefix("-") { throw ConfigError("unknown option \(arg)") }
+                arg = arguments[i]
+                o.rest.append(arg)
+            }
+            i += 1
+        }
+        return o
+    }
+
+    /// Resolves the config file path.
+    func resolvedConfigPath() -> String? {
+        if let c = configPath {
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: c, isDirectory: &isDir), isDir.boolValue {
+                return URL(fileURLWithPath: c).appendingPathComponent("firebase.json").path
+            }
+            return c
+        }
+        for candidate in ["firebase.json", "firebase/firebase.json"] where FileManager.default.fileExists(atPath: candidate) {
+            return candidate
+        }
+        return nil
+    }
+
+    /// The project id: flag, `.firebaserc` default alias, `GCLOUD_PROJECT`, then `demo-project`.
+    func resolvedProject(configDirectory: String) -> String {
+        if let p = project { return p }
+        let rc = URL(fileURLWithPath: configDirectory).appendingPathComponent(".firebaserc").path
+        if let data = FileManager.default.contents(atPath: rc),
+            let obj = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+            let projects = obj["projects"] as? [String: Any], let d = projects["default"] as? String
+        {
+            return d
+        }
+        if let env = ProcessInfo.processInfo.environment["GCLOUD_PROJECT"], !env.isEmpty { return env }
+        return "demo-project"
+    }
+}

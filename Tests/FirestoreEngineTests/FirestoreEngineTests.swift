@@ -1,0 +1,209 @@
+import DocumentStore
+import FirestoreModel
+import Synchronization
+import Testing
+
+@testable import FirestoreEngine
+
+@Suite struct CommitTests {
+    @Test func createThenGetReturnsFieldsAndTimes() throws {
+        let e = try makeEngine()
+        let r = try e.commit([set("rooms/r1", ["n": .integer(1)])], in: db, auth: .admin)
+        let d = try e.getDocument(path("rooms/r1"), in: db, auth: .admin).value
+        #expect(d.fields == ["n": .integer(1)])
+        #expect(d.createTime == r.commitTime)
+        #expect(d.updateTime == r.commitTime)
+    }
+
+    @Test func unchangedWriteKeepsUpdateTime() throws {
+        let e = try makeEngine()
+        let first = try e.commit([set("rooms/r1", ["n": .integer(1)])], in: db, auth: .admin)
+        let second = try e.commit([set("rooms/r1", ["n": .integer(1)])], in: db, auth: .admin)
+        #expect(second.commitTime > first.commitTime)
+        #expect(second.writeResults[0].updateTime == first.commitTime)
+        let third = try e.commit([set("rooms/r1", ["n": .double(1)])], in: db, auth: .admin)
+        #expect(third.writeResults[0].updateTime == third.commitTime)
+    }
+
+    @Test func preconditionsFailWithTheirCodes() throws {
+        let e = try makeEngine()
+        var w = set("rooms/r1", ["n": .integer(1)])
+        w.currentDocument = .exists(true)
+        #expect(throws: FirestoreError(.notFound, "No document to update: projects/demo-test/databases/(default)/documents/rooms/r1")) {
+            try e.commit([w], in: db, auth: .admin)
+        }
+        _ = try e.commit([set("rooms/r1", [:])], in: db, auth: .admin)
+        w.currentDocument = .exists(false)
+        do {
+            _ = try e.commit([w], in: db, auth: .admin)
+            Issue.record("expected ALREADY_EXISTS")
+        } catch {
+            #expect(error.code == .alreadyExists)
+        }
+    }
+
+    @Test func failedWriteInBatchChangesNothing() throws {
+        let e = try makeEngine()
+        var bad = set("rooms/missing", ["x": .integer(1)])
+        bad.currentDocument = .exists(true)
+        #expect(throws: FirestoreError.self) {
+            try e.commit([set("rooms/a", ["x": .integer(1)]), bad], in: db, auth: .admin)
+        }
+        #expect(throws: FirestoreError.self) { try e.getDocument(path("rooms/a"), in: db, auth: .admin) }
+    }
+
+    @Test func transformsReportResultsAndServerTimeEqualsCommitTime() throws {
+        let e = try makeEngine()
+        _ = try e.commit([set("c/d", ["n": .integer(5)])], in: db, auth: .admin)
+        var w = Write(operation: .update(path: path("c/d"), fields: [:]), updateMask: [])
+        w.updateTransforms = [
+            FieldTransform(fieldPath: FieldPath(["n"]), operation: .increment(.integer(2))),
+            FieldTransform(fieldPath: FieldPath(["t"]), operation: .serverTimestamp),
+        ]
+        let r = try e.commit([w], in: db, auth: .admin)
+        #expect(r.writeResults[0].transformResults == [.integer(7), .timestamp(r.commitTime)])
+        let d = try e.getDocument(path("c/d"), in: db, auth: .admin).value
+        #expect(d.fields == ["n": .integer(7), "t": .timestamp(r.commitTime)])
+    }
+
+    @Test func commitTimesIncreaseAndFollowReadTimes() throws {
+        let e = try makeEngine()
+        var last = Timestamp(seconds: 0, nanos: 0)
+        for i in 0..<20 {
+            let r = try e.commit([set("c/d\(i)", [:])], in: db, auth: .admin)
+            #expect(r.commitTime > last)
+            let read = try e.getDocument(path("c/d\(i)"), in: db, auth: .admin)
+            #expect(read.readTime >= r.commitTime)
+            last = read.readTime
+        }
+    }
+}
+
+@Suite struct TransactionTests {
+    @Test func conflictingReadWriteTransactionAborts() throws {
+        let e = try makeEngine()
+        _ = try e.commit([set("acct/a", ["v": .integer(1)])], in: db, auth: .admin)
+        let t1 = try e.beginTransaction(in: db, mode: .readWrite(retrying: nil))
+        let t2 = try e.beginTransaction(in: db, mode: .readWrite(retrying: nil))
+        _ = try e.getDocument(path("acct/a"), in: db, consistency: .transaction(t1), auth: .admin)
+        _ = try e.getDocument(path("acct/a"), in: db, consistency: .transaction(t2), auth: .admin)
+        _ = try e.commit([set("acct/a", ["v": .integer(2)])], in: db, transaction: t1, auth: .admin)
+        do {
+            _ = try e.commit([set("acct/a", ["v": .integer(3)])], in: db, transaction: t2, auth: .admin)
+            Issue.record("expected ABORTED")
+        } catch {
+            #expect(error.code == .aborted)
+        }
+        // The retry path: a new transaction retrying t2 reads the new value and commits.
+        let t3 = try e.beginTransaction(in: db, mode: .readWrite(retrying: t2))
+        let v = try e.getDocument(path("acct/a"), in: db, consistency: .transaction(t3), auth: .admin).value
+        #expect(v.fields["v"] == .integer(2))
+        _ = try e.commit([set("acct/a", ["v": .integer(3)])], in: db, transaction: t3, auth: .admin)
+        #expect(try e.getDocument(path("acct/a"), in: db, auth: .admin).value.fields["v"] == .integer(3))
+    }
+
+    @Test func readOfMissingDocumentConflictsWithItsCreation() throws {
+        let e = try makeEngine()
+        let t = try e.beginTransaction(in: db, mode: .readWrite(retrying: nil))
+        _ = try e.batchGet([path("c/x")], in: db, consistency: .transaction(t), auth: .admin)
+        _ = try e.commit([set("c/x", [:])], in: db, auth: .admin)
+        #expect(throws: FirestoreError.self) { try e.commit([], in: db, transaction: t, auth: .admin) }
+    }
+
+    @Test func readOnlyTransactionSeesOneSnapshot() throws {
+        let e = try makeEngine()
+        _ = try e.commit([set("c/a", ["v": .integer(1)])], in: db, auth: .admin)
+        let t = try e.beginTransaction(in: db, mode: .readOnly(readTime: nil))
+        _ = try e.commit([set("c/a", ["v": .integer(2)]), set("c/b", [:])], in: db, auth: .admin)
+        let a = try e.getDocument(path("c/a"), in: db, consistency: .transaction(t), auth: .admin).value
+        #expect(a.fields["v"] == .integer(1))
+        let q = try e.runQuery(
+            QueryTarget(parent: .root, query: StructuredQuery(collectionID: "c")), in: db, consistency: .transaction(t),
+            auth: .admin)
+        #expect(q.value.documents.map(\.path) == [path("c/a")])
+        #expect(throws: FirestoreError.self) { try e.commit([set("c/z", [:])], in: db, transaction: t, auth: .admin) }
+    }
+
+    @Test func unknownTransactionIsInvalidArgument() throws {
+        let e = try makeEngine()
+        do {
+            _ = try e.commit([], in: db, transaction: [1, 2, 3], auth: .admin)
+            Issue.record("expected INVALID_ARGUMENT")
+        } catch {
+            #expect(error.code == .invalidArgument)
+        }
+    }
+}
+
+@Suite struct AccessTests {
+    @Test func deniedWriteFailsWholeCommitAndGetAfterSeesBatch() throws {
+        let policy = ClosurePolicy { requests, lookup in
+            // Allow writing `c/a` only when `c/b` exists after the batch.
+            for r in requests where r.path == path("c/a") {
+                if (try? lookup.after(path("c/b"))) == nil || (try? lookup.after(path("c/b"))) == .some(nil) {
+                    return .permissionDenied("c/b must be written with c/a")
+                }
+            }
+            return nil
+        }
+        let e = try makeEngine(policy: policy)
+        #expect(throws: FirestoreError.permissionDenied("c/b must be written with c/a")) {
+            try e.commit([set("c/a", [:])], in: db, auth: alice)
+        }
+        #expect(throws: FirestoreError.self) { try e.getDocument(path("c/a"), in: db, auth: .admin) }
+        _ = try e.commit([set("c/a", [:]), set("c/b", [:])], in: db, auth: alice)
+        #expect(try e.getDocument(path("c/a"), in: db, auth: .admin).value.path == path("c/a"))
+    }
+
+    @Test func adminBypassesPolicyAndMethodsAreClassified() throws {
+        let seen = Mutex<[AccessMethod]>([])
+        let policy = ClosurePolicy { requests, _ in
+            seen.withLock { $0 += requests.map(\.method) }
+            return nil
+        }
+        let e = try makeEngine(policy: policy)
+        _ = try e.commit([set("c/a", [:])], in: db, auth: .admin)
+        #expect(seen.withLock { $0 }.isEmpty)
+        _ = try e.commit([set("c/b", [:]), set("c/a", ["x": .integer(1)]), Write(operation: .delete(path("c/zz")))], in: db, auth: alice)
+        _ = try e.getDocument(path("c/a"), in: db, auth: alice)
+        _ = try e.runQuery(QueryTarget(parent: .root, query: StructuredQuery(collectionID: "c")), in: db, auth: alice)
+        #expect(seen.withLock { $0 } == [.create, .update, .delete, .get, .list])
+    }
+
+    @Test func metadataOperationsRequireAdmin() throws {
+        let e = try makeEngine()
+        #expect(throws: FirestoreError.permissionDenied("Metadata operations require admin authentication.")) {
+            try e.listCollectionIDs(under: .root, in: db, auth: alice)
+        }
+        #expect(throws: FirestoreError.permissionDenied("Batch writes require admin authentication.")) {
+            try e.batchWrite([], in: db, auth: alice)
+        }
+    }
+}
+
+@Suite struct AggregationTests {
+    @Test func countSumAvgFollowFirestoreTypes() throws {
+        let e = try makeEngine()
+        _ = try e.commit(
+            [
+                set("n/a", ["v": .integer(2)]), set("n/b", ["v": .integer(3)]), set("n/c", ["v": .string("x")]),
+                set("n/d", [:]),
+            ], in: db, auth: .admin)
+        let target = QueryTarget(parent: .root, query: StructuredQuery(collectionID: "n"))
+        let r = try e.runAggregation(
+            target,
+            aggregations: [
+                Aggregation(alias: "c", kind: .count(upTo: nil)), Aggregation(alias: "s", kind: .sum(FieldPath(["v"]))),
+                Aggregation(alias: "a", kind: .avg(FieldPath(["v"]))), Aggregation(alias: "u", kind: .count(upTo: 2)),
+                Aggregation(alias: "none", kind: .avg(FieldPath(["missing"]))),
+            ], in: db, auth: .admin)
+        #expect(r.value == ["c": .integer(4), "s": .integer(5), "a": .double(2.5), "u": .integer(2), "none": .null])
+    }
+
+    @Test func sumOverflowBecomesDouble() {
+        let docs = [Int64.max, 1].enumerated().map {
+            Document(path: path("n/\($0.offset)"), fields: ["v": .integer($0.element)], createTime: Timestamp(seconds: 0, nanos: 0), updateTime: Timestamp(seconds: 0, nanos: 0))
+        }
+        #expect(FirestoreEngine.aggregate(.sum(FieldPath(["v"])), over: docs) == .double(Double(Int64.max) + 1))
+    }
+}
