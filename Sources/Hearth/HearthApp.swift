@@ -69,17 +69,31 @@ public final class HearthApp: Sendable {
             rest: FirestoreRESTService(engine: engine), admin: EmulatorAdmin(engine: engine, rules: rules))
         firestoreServer = HTTPServer(
             configuration: HTTPServerConfiguration(host: config.firestore.host, port: config.firestore.port),
-            handler: handler, log: { HearthLog.info("firestore " + $0) })
+            handler: handler, log: Self.requestLog("firestore", quiet: options.quiet))
+    }
+
+    static func requestLog(_ prefix: String, quiet: Bool) -> @Sendable (String) -> Void {
+        if quiet { return { _ in } }
+        return { HearthLog.info(prefix + " " + $0) }
+    }
+
+    /// The ports actually bound (differs from the configuration when it asked for port 0).
+    public struct BoundPorts: Sendable {
+        /// Firestore port.
+        public var firestore: Int
     }
 
     /// Opens every port and prints one line per listening endpoint.
+    /// - Returns: the bound ports.
     /// - Throws: `HTTPServerError` when a port cannot be bound.
-    public func start() async throws {
+    @discardableResult
+    public func start() async throws -> BoundPorts {
         let port = try firestoreServer.start()
         HearthLog.info("hearth: project \(project), data \(dataDescription)")
         HearthLog.info("firestore  http://\(config.firestore.host):\(port)  (REST v1)")
         watcher?.start()
         HearthLog.info("hearth: ready")
+        return BoundPorts(firestore: port)
     }
 
     /// Stops accepting, lets in-flight requests finish, closes the database.

@@ -20,8 +20,13 @@ public struct StartOptions: Sendable {
     public var functionsPort: Int?
     public var authPort: Int?
     public var hubPort: Int?
+    /// Suppress the one-line-per-request log (`--quiet`).
+    public var quiet = false
     /// Arguments left after options (for `exec`: the command after `--`).
     public var rest: [String] = []
+
+    /// Creates default options (used by tests and embedding code).
+    public init() {}
 
     /// Parses `arguments` (without the subcommand).
     /// - Throws: `ConfigError` naming an unknown option or a missing/invalid value.
@@ -52,6 +57,7 @@ public struct StartOptions: Sendable {
             case "--config", "-c": o.configPath = try value(arg)
             case "--data": o.dataPath = try value(arg)
             case "--in-memory": o.inMemory = true
+            case "--quiet", "-q": o.quiet = true
             case "--host": o.host = try value(arg)
             case "--firestore-port", "--port": o.firestorePort = try port(arg)
             case "--functions-port": o.functionsPort = try port(arg)
