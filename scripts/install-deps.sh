@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what building and testing Hearth needs on a fresh Debian machine, skipping what is
+# already there: the C libraries' -dev packages (SQLite, OpenSSL, nghttp2), curl and python3-venv.
+# With --quiet it prints nothing when everything is present.
+set -euo pipefail
+quiet=${1:-}
+need=()
+for pkg in libsqlite3-dev libssl-dev libnghttp2-dev python3-venv curl; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
+done
+if [ ${#need[@]} -eq 0 ]; then
+  [ "$quiet" = "--quiet" ] || echo "install-deps: everything present"
+  exit 0
+fi
+echo "install-deps: installing ${need[*]}" >&2
+sudo_cmd=""
+[ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo_cmd apt-get update -qq >&2
+$sudo_cmd apt-get install -y -qq "${need[@]}" >&2
