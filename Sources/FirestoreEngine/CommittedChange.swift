@@ -49,6 +49,7 @@ extension FirestoreEngine {
     }
 
     func notify(_ change: CommittedChange) {
+        deliverToListeners(change)
         let list = observers.withLock { Array($0.values) }
         for o in list { o(change) }
     }

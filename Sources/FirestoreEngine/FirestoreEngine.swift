@@ -22,6 +22,8 @@ public final class FirestoreEngine: Sendable {
     let policies: Mutex<PolicyTable>
     /// Observers of committed changes (listen targets, function triggers).
     let observers: Mutex<[Int: @Sendable (CommittedChange) -> Void]>
+    /// Listen targets by collection, collection group and document (lock order: writer, then this).
+    let listenRoutes: Mutex<ListenRoutes>
 
     struct WriterState {
         /// Greatest commit time issued; commits are strictly increasing.
@@ -52,6 +54,7 @@ public final class FirestoreEngine: Sendable {
         self.transactions = TransactionRegistry(clock: clock)
         self.policies = Mutex(PolicyTable(defaultPolicy: policy))
         self.observers = Mutex([:])
+        self.listenRoutes = Mutex(ListenRoutes())
     }
 
     /// The system clock truncated to microseconds (Firestore stores microseconds).
