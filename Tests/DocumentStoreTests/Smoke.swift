@@ -1,4 +1,0 @@
-import Testing
-@testable import DocumentStore
-
-@Test func moduleLoads() { _ = DocumentStoreModule.self }
