@@ -119,9 +119,10 @@ enum QueryPlanner {
                 let sub = plan(QueryTarget(parent: target.parent, query: StructuredQuery(
                     collectionID: target.query.collectionID, allDescendants: target.query.allDescendants, filter: branch)),
                     in: database)
-                // A branch that needs a scan of everything makes the union a scan too.
+                // A branch that needs a scan of everything (a whole index, or the documents)
+                // makes the union a scan too.
                 for access in sub.accesses {
-                    if case .index(let index, let ranges, _) = access, ranges.count <= 30 {
+                    if case .index(let index, let ranges, _) = access, !ranges.contains(.all) {
                         accesses.append(.index(index, ranges: ranges, direction: .ascending))
                     } else {
                         return nil

@@ -1,0 +1,209 @@
+import Foundation
+import Testing
+
+@testable import DocumentStore
+@testable import FirestoreModel
+
+/// Behaviour only the SQLite store has: persistence, plans, index use and maintenance.
+@Suite struct SQLiteStoreTests {
+    static let n = FieldPath(["n"])
+
+    private static func numbered(_ count: Int, under collection: String = "c") -> [Mutation] {
+        (0..<count).map { i in
+            .put(doc(String(format: "\(collection)/d%05d", i), ["n": .integer(Int64(i)), "g": .integer(Int64(i % 10))]))
+        }
+    }
+
+    private static func run(_ store: SQLiteDocumentStore, _ target: QueryTarget) throws -> (docs: [Document], plan: QueryPlan?, decoded: Int) {
+        let snap = try #require(try store.snapshot() as? SQLiteSnapshot)
+        defer { snap.close() }
+        let result = try snap.runQuery(target, in: testDB)
+        return (result.documents, snap.lastPlan, snap.documentsDecoded)
+    }
+
+    @Test func stateAndLastCommitTimeSurviveReopen() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let file = dir.file("store.sqlite")
+        var store = try SQLiteDocumentStore(path: file)
+        try store.commit(Self.numbered(30), in: testDB, commitTime: ts(77, 123_456_789))
+        _ = try Self.run(store, QueryTarget(parent: .root, query: StructuredQuery(collectionID: "c", filter: .field(Self.n, .lessThan, .integer(3)))))
+        store.close()
+
+        store = try SQLiteDocumentStore(path: file)
+        defer { store.close() }
+        #expect(try store.lastCommitTime() == ts(77, 123_456_789))
+        // The index built before the restart is still maintained by writes after it.
+        try store.commit([.delete(path("c/d00001")), .put(doc("c/new", ["n": .integer(-1)]))], in: testDB, commitTime: ts(78))
+        let (docs, plan, _) = try Self.run(store, QueryTarget(parent: .root, query: StructuredQuery(collectionID: "c", filter: .field(Self.n, .lessThan, .integer(3)))))
+        #expect(docs.map(\.path.lastSegment) == ["new", "d00000", "d00002"])
+        #expect(plan?.indexes == [SingleFieldIndex(collectionID: "c", field: Self.n)])
+    }
+
+    /// What `kill -9` leaves: the files as they are, WAL not checkpointed. A copy taken while
+    /// the store is still open must contain every acknowledged commit.
+    @Test func acknowledgedCommitsAreInTheFilesBeforeClose() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let store = try SQLiteDocumentStore(path: dir.file("live.sqlite"), durability: .full)
+        try store.commit(Self.numbered(5), in: testDB, commitTime: ts(9))
+        for suffix in ["", "-wal"] {
+            try FileManager.default.copyItem(atPath: dir.file("live.sqlite") + suffix, toPath: dir.file("crashed.sqlite") + suffix)
+        }
+        let recovered = try SQLiteDocumentStore(path: dir.file("crashed.sqlite"))
+        defer {
+            recovered.close()
+            store.close()
+        }
+        #expect(try recovered.lastCommitTime() == ts(9))
+        let snap = try recovered.snapshot()
+        defer { snap.close() }
+        #expect(try snap.listDocuments(in: path("c"), database: testDB, startAfter: nil, limit: nil).count == 5)
+    }
+
+    @Test func firstQueryBuildsTheIndexAndLaterQueriesReadOnlyTheRange() throws {
+        let store = try SQLiteDocumentStore(inMemory: ())
+        defer { store.close() }
+        try store.commit(Self.numbered(20_000), in: testDB, commitTime: ts(1))
+        let target = QueryTarget(parent: .root, query: StructuredQuery(
+            collectionID: "c", filter: .composite(.and, [.field(Self.n, .greaterThanOrEqual, .integer(5000)), .field(Self.n, .lessThan, .integer(5100))])))
+
+        let first = try Self.run(store, target)  // no index in this snapshot: a scan, and a build for later
+        #expect(first.docs.count == 100)
+        #expect(first.decoded == 20_000)
+
+        let second = try Self.run(store, target)
+        #expect(second.docs.map(\.path) == first.docs.map(\.path))
+        #expect(second.decoded == 100)
+        #expect(second.plan?.streamOrder == .indexValue)
+
+        // Ordered by the index with a limit: stops after limit + the rows of one value.
+        var limited = target
+        limited.query.limit = 10
+        limited.query.orderBy = [Order(Self.n, .descending)]
+        let third = try Self.run(store, limited)
+        #expect(third.docs.map { $0.fields["n"] } == (5090..<5100).reversed().map { Value.integer(Int64($0)) })
+        #expect(third.decoded == 10)
+    }
+
+    @Test func equalityWithLimitStopsEarlyInNameOrder() throws {
+        let store = try SQLiteDocumentStore(inMemory: ())
+        defer { store.close() }
+        try store.commit(Self.numbered(5000), in: testDB, commitTime: ts(1))
+        let g = FieldPath(["g"])
+        let target = QueryTarget(parent: .root, query: StructuredQuery(collectionID: "c", filter: .field(g, .equal, .integer(3)), limit: 5))
+        _ = try Self.run(store, target)
+        let (docs, plan, decoded) = try Self.run(store, target)
+        #expect(docs.map(\.path.lastSegment) == ["d00003", "d00013", "d00023", "d00033", "d00043"])
+        #expect(plan?.streamOrder == .path)
+        #expect(decoded == 5)
+    }
+
+    @Test func collectionGroupAndSubcollectionQueriesUseTheirOwnEntries() throws {
+        let store = try SQLiteDocumentStore(inMemory: ())
+        defer { store.close() }
+        try store.commit(
+            Self.numbered(300, under: "rooms/r1/messages") + Self.numbered(300, under: "rooms/r2/messages") + Self.numbered(300, under: "messages"),
+            in: testDB, commitTime: ts(1))
+        let filter = Filter.field(Self.n, .lessThan, .integer(2))
+        let sub = QueryTarget(parent: path("rooms/r2"), query: StructuredQuery(collectionID: "messages", filter: filter))
+        let group = QueryTarget(parent: .root, query: StructuredQuery(collectionID: "messages", allDescendants: true, filter: filter))
+        let underRoom = QueryTarget(parent: path("rooms/r1"), query: StructuredQuery(collectionID: "messages", allDescendants: true, filter: filter))
+        for t in [sub, group, underRoom] { _ = try Self.run(store, t) }
+
+        let s = try Self.run(store, sub)
+        #expect(s.docs.map(\.path.relativeString) == ["rooms/r2/messages/d00000", "rooms/r2/messages/d00001"])
+        #expect(s.decoded == 2)
+        let g = try Self.run(store, group)
+        #expect(g.docs.map(\.path.relativeString) == [
+            "messages/d00000", "rooms/r1/messages/d00000", "rooms/r2/messages/d00000",
+            "messages/d00001", "rooms/r1/messages/d00001", "rooms/r2/messages/d00001",
+        ])
+        #expect(g.plan?.indexes.map(\.queryScope) == [.collectionGroup])
+        #expect(g.decoded == 6)
+        let u = try Self.run(store, underRoom)
+        #expect(u.docs.map(\.path.relativeString) == ["rooms/r1/messages/d00000", "rooms/r1/messages/d00001"])
+        #expect(u.decoded == 2)
+    }
+
+    @Test func concurrentReadersSeeWholeCommitsOnly() throws {
+        let store = try SQLiteDocumentStore(inMemory: ())
+        defer { store.close() }
+        // Every commit adds two documents, so a consistent view always holds an even count.
+        let writer = Thread {
+            for i in 0..<100 {
+                try? store.commit([.put(doc("c/a\(i)")), .put(doc("c/b\(i)"))], in: testDB, commitTime: ts(Int64(i + 1)))
+            }
+        }
+        writer.start()
+        var odd = 0
+        var reads = 0
+        var last = 0
+        let deadline = ContinuousClock.now + .seconds(20)
+        while last < 200 && ContinuousClock.now < deadline {
+            let snap = try store.snapshot()
+            let count = try snap.listDocuments(in: path("c"), database: testDB, startAfter: nil, limit: nil).count
+            let again = try snap.listDocuments(in: path("c"), database: testDB, startAfter: nil, limit: nil).count
+            snap.close()
+            if count % 2 != 0 || count != again { odd += 1 }
+            reads += 1
+            last = count
+        }
+        #expect(odd == 0)
+        #expect(reads > 1)
+        #expect(last == 200)
+    }
+
+    @Test func planner() {
+        func plan(_ q: StructuredQuery, parent: ResourcePath = .root) -> QueryPlan { QueryPlanner.plan(QueryTarget(parent: parent, query: q), in: testDB) }
+        let a = FieldPath(["a"])
+        let b = FieldPath(["b"])
+        // No filter, no order: documents by name.
+        #expect(plan(StructuredQuery(collectionID: "c")).description == "documents (-∞, +∞) asc; ordered by name")
+        // Equality beats a range (whose field then leads the order, so the stream is unordered).
+        let eqAndRange = plan(StructuredQuery(collectionID: "c", filter: .composite(.and, [.field(b, .greaterThan, .integer(1)), .field(a, .equal, .boolean(true))])))
+        #expect(eqAndRange.description == "index c.a (ordered, collection) [1801, 1801] asc; unordered")
+        // A pinned field streams in name order.
+        let eq = plan(StructuredQuery(collectionID: "c", filter: .field(a, .equal, .boolean(true)), orderBy: [Order(.documentKey, .descending)]))
+        #expect(eq.description == "index c.a (ordered, collection) [1801, 1801] desc; ordered by name")
+        // A range on the order field, descending, with the type group as the far bound.
+        let range = plan(StructuredQuery(collectionID: "c", filter: .field(a, .lessThan, .string("m")), orderBy: [Order(a, .descending)]))
+        #expect(range.description == "index c.a (ordered, collection) [30, 306d0001) desc; ordered by index value")
+        // `in` on the order field: one point per distinct key (1 and 1.0 are one), in scan order.
+        let inPlan = plan(StructuredQuery(collectionID: "c", filter: .field(a, .in, .array([.integer(1), .double(1), .null])), orderBy: [Order(a)]))
+        #expect(inPlan.accesses.count == 1)
+        if case .index(_, let ranges, _) = inPlan.accesses[0] { #expect(ranges.count == 2) }
+        #expect(inPlan.streamOrder == .indexValue)
+        // OR of indexable branches: a union of two indexes.
+        let or = plan(StructuredQuery(collectionID: "c", filter: .composite(.or, [.field(a, .equal, .null), .field(b, .arrayContains, .null)])))
+        #expect(or.description == "index c.a (ordered, collection) [10, 10] asc ∪ index c.b (array-contains, collection) [10, 10] asc; unordered")
+        // OR with a branch that needs everything: scan by the order instead (`!=` orders by b).
+        let orScan = plan(StructuredQuery(collectionID: "c", filter: .composite(.or, [.field(a, .equal, .null), .field(b, .notEqual, .null)])))
+        #expect(orScan.description == "index c.b (ordered, collection) (-∞, +∞) asc; ordered by index value")
+        // `!=` alone: the implicit order on the field reads its whole index in order.
+        let ne = plan(StructuredQuery(collectionID: "c", filter: .field(a, .notEqual, .null)))
+        #expect(ne.description == "index c.a (ordered, collection) (-∞, +∞) asc; ordered by index value")
+        // A range against NaN matches nothing: no ranges at all.
+        let nan = plan(StructuredQuery(collectionID: "c", filter: .field(a, .greaterThan, .double(.nan))))
+        #expect(nan.description == "index c.a (ordered, collection) (empty) asc; ordered by index value")
+        // Collection group under a document uses the group-scope index.
+        let group = plan(StructuredQuery(collectionID: "c", allDescendants: true, orderBy: [Order(a)]), parent: path("x/1"))
+        #expect(group.indexes == [SingleFieldIndex(collectionID: "c", field: a, queryScope: .collectionGroup)])
+        // Cursors on the first order field bound the scan (startAfter one value = exclusive).
+        let cursor = plan(StructuredQuery(collectionID: "c", orderBy: [Order(a)], startAt: Cursor(values: [.boolean(false)], before: false), endAt: Cursor(values: [.boolean(true), ref("c/x")], before: true)))
+        #expect(cursor.description == "index c.a (ordered, collection) (1800, 1801] asc; ordered by index value")
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["HEARTH_STORE_BENCH"] != nil))
+    func measurements() throws {
+        let big = Int(ProcessInfo.processInfo.environment["HEARTH_STORE_BENCH"] ?? "") ?? 1_000_000
+        for durability in [SQLiteDocumentStore.Durability.full, .normal] {
+            print("commit latency \(durability): \(format(try StoreBenchmarks.commitLatency(durability: durability)))")
+        }
+        for indexed in [0, 1, 10] {
+            print("bulk insert: \(try StoreBenchmarks.bulkInsert(documents: 100_000, indexedFields: indexed))")
+        }
+        print("range query: \(try StoreBenchmarks.rangeQuery(documents: 10_000))")
+        print("range query: \(try StoreBenchmarks.rangeQuery(documents: big))")
+    }
+}
