@@ -133,11 +133,17 @@ func validateQueryPath(_ p: FieldPath) throws(FirestoreError) {
 }
 
 extension Filter {
-    /// Fields constrained by inequality operators anywhere in the filter.
+    /// Fields constrained by inequality operators anywhere in the filter: `<`, `<=`, `>`,
+    /// `>=`, `!=`, `not-in`, and the unary `IS_NOT_NAN` / `IS_NOT_NULL` (what clients send for
+    /// `!= NaN` / `!= null`; the emulator orders their results by the field).
     public var inequalityFields: Set<FieldPath> {
         var out = Set<FieldPath>()
         visit { leaf in
-            if case .field(let p, let op, _) = leaf, op.isInequality { out.insert(p) }
+            switch leaf {
+            case .field(let p, let op, _) where op.isInequality: out.insert(p)
+            case .unary(let p, .isNotNaN), .unary(let p, .isNotNull): out.insert(p)
+            default: break
+            }
         }
         return out
     }
@@ -208,14 +214,22 @@ extension Filter {
     }
 
     /// One field comparison `value op operand` in Firestore's semantics.
+    ///
+    /// Null and NaN operands equal nothing — not even null or NaN (clients send `IS_NULL` /
+    /// `IS_NAN` for those): `== null`, `== NaN`, `in [null, NaN]`, `array-contains null`
+    /// match nothing; `!= null` matches nothing; `!= NaN` and `not-in [NaN]` match every
+    /// non-null value, NaN included; ranges against null or NaN match nothing. Observed on
+    /// the emulator (Tests/Conformance/query_cases.json).
     public static func evaluate(_ v: Value, _ op: FieldOperator, _ operand: Value) -> Bool {
         switch op {
-        case .equal: return v.typeOrder == operand.typeOrder && Value.compare(v, operand) == .equal
+        case .equal: return equalsOperand(v, operand)
         case .notEqual:
             if case .null = v { return false }
-            return !(v.typeOrder == operand.typeOrder && Value.compare(v, operand) == .equal)
+            if case .null = operand { return false }
+            return !equalsOperand(v, operand)
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
             guard v.typeOrder == operand.typeOrder else { return false }
+            if case .null = operand { return false }
             if v.isNaN || operand.isNaN { return false }
             let c = Value.compare(v, operand)
             switch op {
@@ -226,18 +240,26 @@ extension Filter {
             }
         case .arrayContains:
             guard case .array(let a) = v else { return false }
-            return a.contains { $0.firestoreEquals(operand) }
+            return a.contains { equalsOperand($0, operand) }
         case .in:
             guard case .array(let options) = operand else { return false }
-            return options.contains { $0.firestoreEquals(v) }
+            return options.contains { equalsOperand(v, $0) }
         case .arrayContainsAny:
             guard case .array(let a) = v, case .array(let options) = operand else { return false }
-            return a.contains { e in options.contains { $0.firestoreEquals(e) } }
+            return a.contains { e in options.contains { equalsOperand(e, $0) } }
         case .notIn:
             guard case .array(let options) = operand else { return false }
             if case .null = v { return false }
             if options.contains(where: { if case .null = $0 { return true } else { return false } }) { return false }
-            return !options.contains { $0.firestoreEquals(v) }
+            return !options.contains { equalsOperand(v, $0) }
         }
+    }
+
+    /// Equality of a stored value with a filter operand: same type group and equal in the
+    /// total order (`1 == 1.0`, `-0.0 == 0`), except that null and NaN operands equal nothing.
+    static func equalsOperand(_ v: Value, _ operand: Value) -> Bool {
+        if case .null = operand { return false }
+        if operand.isNaN { return false }
+        return v.typeOrder == operand.typeOrder && Value.compare(v, operand) == .equal
     }
 }

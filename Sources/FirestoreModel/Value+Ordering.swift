@@ -1,11 +1,12 @@
 /// Firestore's total order of values and its query equality.
 ///
 /// Cross-type order: null < bool < number < timestamp < string < bytes < reference <
-/// geo point < array < map. Numbers: NaN first and equal to NaN, then ints and doubles by
+/// geo point < array < vector < map. Numbers: NaN first and equal to NaN, then ints and doubles by
 /// exact numeric value (`1 == 1.0`, `-0.0 == 0.0`, `2^53 + 1 > 2^53.0`). Strings compare by
 /// UTF-8 bytes. Source: reference §1.9; firebase-js-sdk `model/type_order.ts`, `values.ts`.
 extension Value {
-    /// Rank of the value's type in the cross-type order (null = 0 … map = 10).
+    /// Rank of the value's type in the cross-type order (null = 0 … geo point = 7, array = 8,
+    /// vector = 9 — a map `{__type__: "__vector__", value: [...]}` — and map = 10).
     public var typeOrder: Int {
         switch self {
         case .null: return 0
@@ -16,9 +17,18 @@ extension Value {
         case .bytes: return 5
         case .reference: return 6
         case .geoPoint: return 7
-        case .array: return 9
-        case .map: return 10
+        case .array: return 8
+        case .map: return vectorElements == nil ? 10 : 9
         }
+    }
+
+    /// The elements of a vector value — a map whose `__type__` is `"__vector__"` — taken from
+    /// its `value` array (empty when absent); nil for every other value.
+    /// Source: reference §1.7 (vector row), §1.9 item 10; firebase-js-sdk `model/map_type.ts`.
+    public var vectorElements: [Value]? {
+        guard case .map(let m) = self, case .string("__vector__")? = m["__type__"] else { return nil }
+        if case .array(let a)? = m["value"] { return a }
+        return []
     }
 
     /// Compares two values in Firestore's total order.
@@ -47,6 +57,16 @@ extension Value {
                 if c != .equal { return c }
             }
             return Ordering(a.count, b.count)
+        case (.map, .map) where lt == 9:
+            // Vectors: shorter first, then element by element.
+            let a = lhs.vectorElements ?? []
+            let b = rhs.vectorElements ?? []
+            if a.count != b.count { return Ordering(a.count, b.count) }
+            for (x, y) in zip(a, b) {
+                let c = compare(x, y)
+                if c != .equal { return c }
+            }
+            return .equal
         case (.map(let a), .map(let b)):
             let ak = a.keys.sorted(by: utf8Less)
             let bk = b.keys.sorted(by: utf8Less)

@@ -12,14 +12,18 @@ extension Write {
     /// Applies the write to `current` at `commitTime`, checking the precondition first.
     ///
     /// Pure: the caller stores the result. Semantics of masks, transforms and versions as
-    /// reference §1.3–§1.4 describe; unchanged writes keep their `updateTime`.
+    /// reference §1.3–§1.4 describe; unchanged writes keep their `updateTime`. Values are
+    /// stored as Firestore stores them: timestamps truncated to microseconds and `-0.0` as
+    /// `0.0` (so rewriting `-0.0` over `0.0` changes nothing), transform results likewise.
+    /// A `verify` reports the document's update time.
     /// - Parameters:
     ///   - current: the stored document, or nil when missing.
     ///   - commitTime: the commit time (also the value of `REQUEST_TIME` transforms).
     ///   - database: used for the resource names in error messages.
     /// - Throws: `.notFound` ("No document to update: …") for `exists: true` on a missing
     ///   document, `.alreadyExists` for `exists: false` on an existing one,
-    ///   `.failedPrecondition` on an `updateTime` mismatch, `.invalidArgument` for a
+    ///   `.failedPrecondition` on an `updateTime` mismatch or an `updateTime` on a missing
+    ///   document, `.invalidArgument` for a
     ///   transform whose operand or target is invalid.
     public func apply(to current: Document?, commitTime: Timestamp, database: DatabaseID) throws(FirestoreError)
         -> AppliedWrite
@@ -33,7 +37,9 @@ extension Write {
             if current != nil { throw FirestoreError(.alreadyExists, "Document already exists: \(name)") }
         case .updateTime(let t):
             guard let c = current else {
-                throw FirestoreError(.notFound, "No document to update: \(name)")
+                // FAILED_PRECONDITION, not NOT_FOUND: the emulator compares against version 0.
+                throw FirestoreError(
+                    .failedPrecondition, "The required update time \(t.rfc3339) does not match: the document does not exist: \(name)")
             }
             if c.updateTime != t {
                 throw FirestoreError(
@@ -45,7 +51,8 @@ extension Write {
         var fields: [String: Value]
         switch operation {
         case .verify:
-            return AppliedWrite(document: current, changed: false, result: WriteResult(updateTime: nil))
+            // The emulator reports the verified document's update time (none when missing).
+            return AppliedWrite(document: current, changed: false, result: WriteResult(updateTime: current?.updateTime))
         case .delete:
             return AppliedWrite(document: nil, changed: current != nil, result: WriteResult(updateTime: nil))
         case .transform:
@@ -69,7 +76,10 @@ extension Write {
         for t in updateTransforms {
             let (newValue, result) = try t.apply(to: fields.value(at: t.fieldPath), commitTime: commitTime)
             fields.setValue(newValue, at: t.fieldPath)
-            results.append(result)
+            results.append(result.storedForm ?? result)
+        }
+        for (k, v) in fields {
+            if let s = v.storedForm { fields[k] = s }
         }
         if let c = current, c.fields == fields {
             return AppliedWrite(document: c, changed: false, result: WriteResult(updateTime: c.updateTime, transformResults: results))
@@ -127,6 +137,42 @@ extension FieldTransform {
             if case .array(let a)? = current { array = a }
             array.removeAll { x in elements.contains { $0.firestoreEquals(x) } }
             return (.array(array), .null)
+        }
+    }
+}
+
+extension Value {
+    /// The value as Firestore stores it, or nil when it already is: timestamps truncated to
+    /// microseconds, `-0.0` as `0.0` (also in geo points), recursively.
+    /// Source: reference §1.4 (microsecond storage); emulator (Tests/Conformance/json_roundtrip.json).
+    fileprivate var storedForm: Value? {
+        switch self {
+        case .double(let d): return d == 0 && d.sign == .minus ? .double(0) : nil
+        case .timestamp(let t): return t.nanos % 1000 == 0 ? nil : .timestamp(t.truncatedToMicroseconds)
+        case .geoPoint(let g):
+            guard (g.latitude == 0 && g.latitude.sign == .minus) || (g.longitude == 0 && g.longitude.sign == .minus) else {
+                return nil
+            }
+            return .geoPoint(GeoPoint(latitude: g.latitude + 0, longitude: g.longitude + 0))
+        case .array(var a):
+            var changed = false
+            for i in a.indices {
+                if let s = a[i].storedForm {
+                    a[i] = s
+                    changed = true
+                }
+            }
+            return changed ? .array(a) : nil
+        case .map(var m):
+            var changed = false
+            for (k, v) in m {
+                if let s = v.storedForm {
+                    m[k] = s
+                    changed = true
+                }
+            }
+            return changed ? .map(m) : nil
+        default: return nil
         }
     }
 }
