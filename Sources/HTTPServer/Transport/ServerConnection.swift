@@ -153,6 +153,8 @@ final class ServerConnection: EventLoopSource {
                 outbound.append(bytes)
             case .log(let line):
                 core.log(line)
+            case .cancelHandlers:
+                cancelTasks()
             case .close(let graceful):
                 if !graceful {
                     close()
