@@ -4,9 +4,10 @@
 /// - Reading: one reader at a time (typically one task driving the protocol's input).
 ///   ``read()`` suspends until bytes arrive; when the reader falls behind by more than about
 ///   1 MiB the transport stops reading the socket, so the peer is flow-controlled by TCP.
-/// - Writing: ``write(_:)`` may be called from many tasks at once (e.g. one per HTTP/2 stream);
-///   bytes are queued in call order — a call's bytes are queued before it first suspends — and
-///   the call suspends while more than about 1 MiB is queued, until the peer has read enough.
+/// - Writing: ``enqueue(_:)`` queues bytes synchronously, so bytes leave in exactly the order
+///   of `enqueue` calls — an actor that enqueues while isolated never interleaves frames.
+///   ``waitUntilWritable()`` is the backpressure: it suspends while more than about 1 MiB is
+///   queued, until the peer has read enough. ``write(_:)`` does both.
 /// - Lifetime: the connection lives until ``close()`` or until the peer goes away.
 public protocol ByteStreamConnection: AnyObject, Sendable {
     /// The peer's address as `"host:port"`, e.g. `"127.0.0.1:53422"`.
@@ -20,14 +21,29 @@ public protocol ByteStreamConnection: AnyObject, Sendable {
     /// - Precondition: no other `read()` call is pending on this connection.
     func read() async -> [UInt8]?
 
-    /// Queues `bytes` for sending and waits while the send queue is over its high-water mark.
-    /// - Throws: ``ByteStreamError/closed`` if the connection is closed (by either side)
-    ///   before the bytes could be queued or while waiting.
-    func write(_ bytes: [UInt8]) async throws(ByteStreamError)
+    /// Queues `bytes` for sending after everything queued before; never blocks.
+    /// - Throws: ``ByteStreamError/closed`` if the connection is already closed.
+    func enqueue(_ bytes: [UInt8]) throws(ByteStreamError)
+
+    /// Suspends until the send queue is below its low-water mark (returns at once if it is).
+    /// - Throws: ``ByteStreamError/closed`` if the connection closes first.
+    func waitUntilWritable() async throws(ByteStreamError)
 
     /// Sends whatever is queued, then closes the connection. Idempotent; safe from any task.
     /// Pending and later reads return `nil`; later writes throw.
     func close()
+}
+
+extension ByteStreamConnection {
+    /// Queues `bytes` (``enqueue(_:)``) and waits for room (``waitUntilWritable()``).
+    ///
+    /// Order is guaranteed among calls made one after another; calls racing from different
+    /// tasks have no defined order — use `enqueue` from one isolation domain for that.
+    /// - Throws: ``ByteStreamError/closed`` if the connection is or becomes closed.
+    public func write(_ bytes: [UInt8]) async throws(ByteStreamError) {
+        try enqueue(bytes)
+        try await waitUntilWritable()
+    }
 }
 
 /// Why a ``ByteStreamConnection`` operation failed.

@@ -4,8 +4,8 @@ import Foundation
 ///
 /// Inbound bytes are delivered by the loop into a locked buffer that ``read()`` drains; when
 /// more than ``readHighWater`` bytes wait, the loop stops reading the socket until the reader
-/// catches up. Writes hop to the loop with ``EventLoop/execute(_:)`` — which preserves call
-/// order — and resume once the connection's send queue is below its high-water mark.
+/// catches up. Enqueued bytes hop to the loop with ``EventLoop/execute(_:)``, which runs
+/// closures in submission order, so bytes leave in `enqueue` order.
 final class EventLoopByteStream: ByteStreamConnection, @unchecked Sendable {
     // @unchecked Sendable: `inbound`, `readWaiter`, `ended`, `closed` and `readPaused` are only
     // accessed under `lock`; the other stored properties are immutable and Sendable.
@@ -65,19 +65,28 @@ final class EventLoopByteStream: ByteStreamConnection, @unchecked Sendable {
         }
     }
 
-    func write(_ bytes: [UInt8]) async throws(ByteStreamError) {
+    func enqueue(_ bytes: [UInt8]) throws(ByteStreamError) {
+        // Checked and scheduled under the lock, so no enqueue can slip in after `close()`'s
+        // own scheduling: every accepted enqueue reaches the loop before the close does.
+        lock.lock()
+        let accepted =
+            !closed
+            && loop.execute { [core, connection] in
+                core.connection(connection)?.enqueueStreamBytes(bytes)
+            }
+        lock.unlock()
+        guard accepted else { throw .closed }
+    }
+
+    func waitUntilWritable() async throws(ByteStreamError) {
         do {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                if lock.withLock({ closed }) {
-                    continuation.resume(throwing: ByteStreamError.closed)
-                    return
-                }
                 let scheduled = loop.execute { [core, connection] in
                     guard let target = core.connection(connection) else {
                         continuation.resume(throwing: ByteStreamError.closed)
                         return
                     }
-                    target.enqueueStreamWrite(bytes, continuation: continuation)
+                    target.waitForStreamWritable(continuation)
                 }
                 if !scheduled { continuation.resume(throwing: ByteStreamError.closed) }
             }
@@ -91,11 +100,11 @@ final class EventLoopByteStream: ByteStreamConnection, @unchecked Sendable {
             guard !closed else { return nil }
             closed = true
             inbound = []
+            loop.execute { [core, connection] in core.connection(connection)?.closeStream() }
             defer { readWaiter = nil }
             return readWaiter
         }
         waiter?.resume(returning: nil)
-        loop.execute { [core, connection] in core.connection(connection)?.closeStream() }
     }
 
     // MARK: - Loop side

@@ -32,6 +32,9 @@ struct HTTP1ConnectionStateMachine: Sendable {
         case write([UInt8])
         /// Emit one access-log line.
         case log(String)
+        /// Cancel the tasks of handlers still running: the peer has stopped sending, which
+        /// usually means it went away. Their responses are still written if they arrive.
+        case cancelHandlers
         /// Close the connection: `graceful` after queued bytes are sent (then linger on reads so
         /// the peer sees the response, RFC 9112 §9.6), otherwise at once. Handlers still running
         /// should be cancelled. No further actions follow.
@@ -89,12 +92,17 @@ struct HTTP1ConnectionStateMachine: Sendable {
         return pump(now: now)
     }
 
-    /// The peer closed its sending side (end of stream). Complete requests already received are
-    /// still answered; then the connection closes.
+    /// The peer closed its sending side (end of stream).
+    ///
+    /// A peer that closed the whole connection looks the same as one that only half-closed,
+    /// so running handlers are cancelled (as a vanished client's should be) but complete
+    /// requests are still answered with whatever their handlers return; then the connection
+    /// closes. Writing to a vanished peer fails and closes it sooner.
     mutating func receiveEndOfStream(now: ContinuousClock.Instant) -> [Action] {
         guard !closed else { return [] }
         inputClosed = true
-        return pump(now: now)
+        let actions = pump(now: now)
+        return closed || slots.isEmpty ? actions : actions + [.cancelHandlers]
     }
 
     /// The handler for request `sequence` returned `response`. Unknown sequences are ignored.
@@ -149,8 +157,10 @@ struct HTTP1ConnectionStateMachine: Sendable {
 
     // MARK: - Internals
 
+    /// Writes what is ready (freeing pipeline slots), parses what now fits, writes again.
     private mutating func pump(now: ContinuousClock.Instant) -> [Action] {
-        var actions: [Action] = []
+        var actions = flush(now: now)
+        if closed { return actions }
         while acceptingRequests && slots.count < configuration.maxPipelineDepth, let event = parser.next() {
             switch event {
             case .expectContinue:

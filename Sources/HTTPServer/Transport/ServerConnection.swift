@@ -153,6 +153,8 @@ final class ServerConnection: EventLoopSource {
                 outbound.append(bytes)
             case .log(let line):
                 core.log(line)
+            case .cancelHandlers:
+                cancelTasks()
             case .close(let graceful):
                 if !graceful {
                     close()
@@ -208,23 +210,26 @@ final class ServerConnection: EventLoopSource {
         }
     }
 
-    /// Queues bytes written by the HTTP/2 layer; resumes `continuation` at once while the queue
-    /// is below the high-water mark, else when it drains below the low-water mark.
-    func enqueueStreamWrite(_ bytes: [UInt8], continuation: CheckedContinuation<Void, any Error>) {
+    /// Queues bytes enqueued by the HTTP/2 layer and tries to send them.
+    func enqueueStreamBytes(_ bytes: [UInt8]) {
+        guard case .http2 = phase, !closeWhenFlushed else { return }
+        outbound.append(bytes)
+        flush()
+        updateInterest()
+    }
+
+    /// Resumes `continuation` once the send queue is at most the high-water mark (at once if it
+    /// is), or fails it if the connection is closing.
+    func waitForStreamWritable(_ continuation: CheckedContinuation<Void, any Error>) {
         guard case .http2 = phase, !closeWhenFlushed else {
             continuation.resume(throwing: ByteStreamError.closed)
             return
         }
-        outbound.append(bytes)
-        flush()
-        if isClosed {
-            continuation.resume(throwing: ByteStreamError.closed)
-        } else if outbound.pendingBytes <= Self.writeHighWater {
+        if outbound.pendingBytes <= Self.writeHighWater {
             continuation.resume()
         } else {
             writeWaiters.append(continuation)
         }
-        updateInterest()
     }
 
     /// The HTTP/2 layer closed the stream: flush, then close.

@@ -87,15 +87,16 @@ enum Syscall {
         guard accepted >= 0 else {
             let error = errno
             switch error {
-            case EINTR, ECONNABORTED, EPROTO, EPERM, ENETDOWN, ENOPROTOOPT, EHOSTDOWN, ENONET, EHOSTUNREACH,
-                EOPNOTSUPP, ENETUNREACH:
-                return .retry
             case EAGAIN, EWOULDBLOCK:
                 return .wouldBlock
             case EMFILE, ENFILE, ENOBUFS, ENOMEM:
                 return .resourceExhausted(errno: error)
-            default:
+            case EBADF, EFAULT, EINVAL, ENOTSOCK:
                 trap("accept", error)
+            default:
+                // EINTR, ECONNABORTED, EPROTO, EPERM and the pending network errors Linux passes
+                // through accept (ENETDOWN, EHOSTUNREACH, …): this connection failed, try the next.
+                return .retry
             }
         }
         let flags = fcntl(accepted, F_GETFL)

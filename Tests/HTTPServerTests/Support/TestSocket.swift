@@ -23,7 +23,10 @@ struct TestResponse: Sendable {
 ///
 /// Use it only inside ``offloaded(_:)`` so blocking calls never occupy the cooperative pool
 /// that runs the server's handlers.
-final class TestSocket {
+final class TestSocket: @unchecked Sendable {
+    // @unchecked Sendable: `fd` is immutable and the kernel allows one thread to send while
+    // another receives; `pending` is only touched by the reading methods, which a test calls
+    // from one thread.
     let fd: Int32
     private var pending: [UInt8] = []
 
