@@ -1,0 +1,111 @@
+/// One expression node of a rules condition; immutable and shared between threads.
+///
+/// `id` is dense per ruleset (0…n-1) and indexes coverage counters; `start`/`end` are byte
+/// offsets of the node's source text, `position` its first character (what denials report).
+public final class Expr: Sendable {
+    /// Dense node number within its ruleset.
+    public let id: Int
+    /// Where the node's text starts.
+    public let position: SourcePosition
+    /// Byte offset one past the node's text.
+    public let end: Int
+    /// Height of the subtree (a leaf is 1); the parser refuses trees taller than its limit.
+    public let height: Int
+    /// What the node is.
+    public let kind: ExprKind
+
+    init(id: Int, position: SourcePosition, end: Int, kind: ExprKind) {
+        self.id = id
+        self.position = position
+        self.end = end
+        self.kind = kind
+        self.height = 1 + kind.children.reduce(0) { max($0, $1.height) }
+    }
+}
+
+/// The node kinds of the expression language (reference §2).
+public indirect enum ExprKind: Sendable {
+    /// `1`, `2.0`, `'s'`, `b'x'`, `true`, `null`.
+    case literal(RulesValue)
+    /// A variable or wildcard name.
+    case identifier(String)
+    /// `[a, b]`.
+    case list([Expr])
+    /// `{'k': v}`.
+    case map([MapEntry])
+    /// `/a/$(x)/(default)`.
+    case path([PathPart])
+    /// `!a`, `-a`.
+    case unary(UnaryOperator, Expr)
+    /// `a + b`, `a == b`, `a in b`, …
+    case binary(BinaryOperator, Expr, Expr)
+    /// A flattened chain `a && b && c` or `a || b || c`.
+    case logical(LogicalOperator, [Expr])
+    /// `c ? a : b`.
+    case ternary(Expr, Expr, Expr)
+    /// `a.f`.
+    case member(Expr, String)
+    /// `a[i]`.
+    case index(Expr, Expr)
+    /// `a[i:j]`.
+    case slice(Expr, Expr?, Expr?)
+    /// `f(args)`: a user function, a global built-in, or `get`/`exists`….
+    case call(String, [Expr])
+    /// `a.m(args)`, including namespace calls such as `math.abs(x)`.
+    case method(Expr, String, [Expr])
+    /// `a is T`.
+    case isType(Expr, RulesType)
+
+    /// Direct sub-expressions, in source order.
+    public var children: [Expr] {
+        switch self {
+        case .literal, .identifier: return []
+        case .list(let es): return es
+        case .map(let es): return es.flatMap { [$0.key, $0.value] }
+        case .path(let parts): return parts.compactMap { if case .interpolation(let e) = $0 { return e } else { return nil } }
+        case .unary(_, let e), .member(let e, _), .isType(let e, _): return [e]
+        case .binary(_, let a, let b), .index(let a, let b): return [a, b]
+        case .logical(_, let es), .call(_, let es): return es
+        case .ternary(let a, let b, let c): return [a, b, c]
+        case .slice(let a, let b, let c): return [a] + [b, c].compactMap { $0 }
+        case .method(let r, _, let args): return [r] + args
+        }
+    }
+}
+
+/// One `key: value` entry of a map literal.
+public struct MapEntry: Sendable {
+    /// The key expression (must evaluate to a string).
+    public let key: Expr
+    /// The value expression.
+    public let value: Expr
+}
+
+/// One segment of a path literal.
+public enum PathPart: Sendable {
+    /// Taken verbatim, including `(default)` and `{name}` placeholders.
+    case literal(String)
+    /// `$(expr)`: a string splices one segment, a path all of its segments.
+    case interpolation(Expr)
+}
+
+/// Prefix operators.
+public enum UnaryOperator: String, Sendable {
+    case not = "!"
+    case negate = "-"
+}
+
+/// Infix operators other than `&&`/`||` (reference §2.2 levels 3–8).
+public enum BinaryOperator: String, Sendable {
+    case multiply = "*", divide = "/", modulo = "%"
+    case add = "+", subtract = "-"
+    case less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+    case `in` = "in"
+    case equal = "==", notEqual = "!="
+}
+
+/// The lazy, error-absorbing connectives (reference §3.5).
+public enum LogicalOperator: String, Sendable {
+    case and = "&&"
+    case or = "||"
+}

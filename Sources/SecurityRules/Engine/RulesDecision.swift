@@ -1,0 +1,103 @@
+/// The verdict on one request and why.
+public struct RulesDecision: Sendable {
+    /// True when some `allow` statement evaluated to `true` (for every way of a list query).
+    public var allowed: Bool
+    /// What was tried and what each condition did.
+    public var explanation: RulesExplanation
+
+    /// Creates a decision.
+    public init(allowed: Bool, explanation: RulesExplanation) {
+        self.allowed = allowed
+        self.explanation = explanation
+    }
+}
+
+/// How one `allow` statement came out.
+public struct StatementOutcome: Sendable, CustomStringConvertible {
+    /// The result of the condition.
+    public enum Result: Sendable {
+        case granted
+        case denied
+        /// The condition produced a non-bool value.
+        case notBool(String)
+        case error(RulesEvalError)
+    }
+
+    /// The full match pattern, `/databases/{database}/documents/presence/{uid}`.
+    public var matchPath: String
+    /// The methods the statement names.
+    public var methods: [AllowMethod]
+    /// Line and column where the condition starts (the `allow` itself when unconditional).
+    public var position: SourcePosition
+    /// The result.
+    public var result: Result
+    /// For a denial: the sub-expressions that were false or failed, with the values they saw.
+    public var culprits: [String]
+
+    /// One line: `allow update @ L12 in /…: false`.
+    public var description: String {
+        let verdict: String
+        switch result {
+        case .granted: verdict = "true"
+        case .denied: verdict = "false"
+        case .notBool(let t): verdict = "non-bool \(t)"
+        case .error(let e): verdict = "error: \(e.denialText)"
+        }
+        return "allow \(methods.map(\.rawValue).joined(separator: ", ")) @ L\(position.line) in \(matchPath): \(verdict)"
+    }
+}
+
+/// Everything a denial (or grant) can be explained with.
+public struct RulesExplanation: Sendable, CustomStringConvertible {
+    /// The request's method.
+    public var method: RulesMethod
+    /// The request path as the rules saw it (`/databases/(default)/documents/…`).
+    public var path: String
+    /// Statements tried, in order. For a list query: those of the deciding way.
+    public var statements: [StatementOutcome]
+    /// A reason that is not a statement's (no matching statement, budget exceeded).
+    public var failure: String?
+    /// For list queries: the way (disjunct of the filter) that decided, described.
+    public var way: String?
+    /// Lines logged by `debug()`.
+    public var debugLog: [String]
+
+    /// Creates an explanation.
+    public init(method: RulesMethod, path: String, statements: [StatementOutcome] = [], failure: String? = nil, way: String? = nil, debugLog: [String] = []) {
+        self.method = method
+        self.path = path
+        self.statements = statements
+        self.failure = failure
+        self.way = way
+        self.debugLog = debugLog
+    }
+
+    /// The emulator's denial text (reference §8): a leading newline, then one
+    /// `false for 'update' @ L12` / `<error> for 'get' @ L5` per statement, comma-separated.
+    public var emulatorMessage: String {
+        if let f = failure { return "\n" + f }
+        let parts = statements.compactMap { s -> String? in
+            switch s.result {
+            case .granted: return nil
+            case .denied, .notBool: return "false for '\(method.rawValue)' @ L\(s.position.line)"
+            case .error(let e):
+                if e.kind == .unprovable { return e.denialText }
+                return "\(e.message) for '\(method.rawValue)' @ L\(s.position.line)"
+            }
+        }
+        return "\n" + parts.joined(separator: ", ")
+    }
+
+    /// Multi-line account: the request, each statement tried, and the culprit sub-expressions.
+    public var description: String {
+        var out = "\(method.rawValue) \(path)"
+        if let w = way { out += "\n  query way: \(w)" }
+        if let f = failure { out += "\n  \(f)" }
+        for s in statements {
+            out += "\n  " + s.description
+            for c in s.culprits { out += "\n    " + c }
+        }
+        for d in debugLog { out += "\n  debug: " + d }
+        return out
+    }
+}

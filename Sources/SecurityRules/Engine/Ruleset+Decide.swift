@@ -1,0 +1,95 @@
+/// The decision procedure of reference §8: collect applicable statements in source order,
+/// evaluate each until one is `true`, explain otherwise.
+extension Ruleset {
+    /// An `allow` statement that applies to the request, with the captures of its match.
+    struct Candidate {
+        var match: RulesProgram.Match
+        var allow: AllowDecl
+        var captures: [String: Binding]
+    }
+
+    /// The applicable statements for `method` on `tokens`.
+    func candidates(for method: RulesMethod, tokens: [PathMatcher.Token]) -> [Candidate] {
+        var out: [Candidate] = []
+        for m in program.matches {
+            let granting = m.allows.filter { a in a.methods.contains { $0.grants(method) } }
+            guard !granting.isEmpty, let captures = PathMatcher.match(m.pattern, tokens, version: program.version) else { continue }
+            for a in granting { out.append(Candidate(match: m, allow: a, captures: captures)) }
+        }
+        return out
+    }
+
+    /// Evaluates the candidates; on denial re-runs with tracing to name the culprits.
+    func run(request: RulesRequest, pathText: String, tokens: [PathMatcher.Token], globals: [String: RulesValue], ledger: AccessLedger, way: String?)
+        -> RulesDecision
+    {
+        let cands = candidates(for: request.method, tokens: tokens)
+        var explanation = RulesExplanation(method: request.method, path: pathText, way: way)
+        guard !cands.isEmpty else {
+            explanation.failure = "No matching allow statements"
+            return RulesDecision(allowed: false, explanation: explanation)
+        }
+        let first = evaluate(cands, request: request, globals: globals, ledger: ledger, trace: false)
+        if first.allowed {
+            explanation.statements = first.outcomes
+            explanation.debugLog = first.debugLog
+            return RulesDecision(allowed: true, explanation: explanation)
+        }
+        let traced = evaluate(cands, request: request, globals: globals, ledger: ledger, trace: true)
+        explanation.statements = traced.outcomes
+        explanation.debugLog = first.debugLog
+        if let fatal = first.fatal { explanation.failure = "\(fatal.message) for '\(request.method.rawValue)' @ L\(fatal.position.line)" }
+        return RulesDecision(allowed: false, explanation: explanation)
+    }
+
+    struct Pass {
+        var allowed = false
+        var outcomes: [StatementOutcome] = []
+        var fatal: RulesEvalError?
+        var debugLog: [String] = []
+    }
+
+    func evaluate(_ cands: [Candidate], request: RulesRequest, globals: [String: RulesValue], ledger: AccessLedger, trace: Bool) -> Pass {
+        let evaluation = Evaluation(program: program, database: request.database, limits: limits, globals: globals, ledger: ledger, recordCoverage: !trace)
+        if trace { evaluation.trace = [:] }
+        var pass = Pass()
+        defer {
+            pass.debugLog = evaluation.debugLog
+            if let counts = evaluation.coverage { coverage.merge(counts) }
+        }
+        for c in cands {
+            let matchPath = "/" + c.match.pattern.map(\.description).joined(separator: "/")
+            guard let condition = c.allow.condition else {
+                pass.outcomes.append(StatementOutcome(matchPath: matchPath, methods: c.allow.methods, position: c.allow.position, result: .granted, culprits: []))
+                pass.allowed = true
+                return pass
+            }
+            var env = Environment(variables: c.captures, scope: c.match.scope, captures: c.captures)
+            env.variables = c.captures
+            var outcome = StatementOutcome(matchPath: matchPath, methods: c.allow.methods, position: condition.position, result: .denied, culprits: [])
+            do {
+                let v = try evaluation.eval(condition, env)
+                switch v {
+                case .bool(true):
+                    outcome.result = .granted
+                    pass.outcomes.append(outcome)
+                    pass.allowed = true
+                    return pass
+                case .bool(false): outcome.result = .denied
+                default: outcome.result = .notBool(v.typeName)
+                }
+            } catch {
+                outcome.result = .error(error)
+                if error.kind == .fatal {
+                    pass.fatal = error
+                    if trace { outcome.culprits = explain(condition, evaluation) }
+                    pass.outcomes.append(outcome)
+                    return pass
+                }
+            }
+            if trace { outcome.culprits = explain(condition, evaluation) }
+            pass.outcomes.append(outcome)
+        }
+        return pass
+    }
+}

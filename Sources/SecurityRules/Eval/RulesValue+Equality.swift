@@ -1,0 +1,156 @@
+import FirestoreModel
+
+/// Equality and hashing of rules values (reference §3.3).
+///
+/// Top-level `==` compares int and float by value (`1 == 1.0`); inside lists and maps they are
+/// different (`[1] != [1.0]`). Sets and map diffs compare numbers by value at every depth.
+/// NaN equals nothing. Strings compare by code units, never by Unicode canonical equivalence.
+extension RulesValue {
+    /// `==` as the language defines it; values of different types are simply unequal.
+    /// Constraints are handled by the evaluator before this is called.
+    public static func rulesEqual(_ a: RulesValue, _ b: RulesValue) -> Bool {
+        equal(a, b, numbersByValue: true, deep: false)
+    }
+
+    /// Equality with numbers by value at every depth (sets, map diffs).
+    static func deepNumericEqual(_ a: RulesValue, _ b: RulesValue) -> Bool {
+        equal(a, b, numbersByValue: true, deep: true)
+    }
+
+    /// Equality for map diffs: numbers by value at every depth and NaN equal to NaN, so an
+    /// untouched NaN field is not reported as changed.
+    static func diffEqual(_ a: RulesValue, _ b: RulesValue) -> Bool {
+        equal(a, b, numbersByValue: true, deep: true, nanEqual: true)
+    }
+
+    static func equal(_ a: RulesValue, _ b: RulesValue, numbersByValue: Bool, deep: Bool, nanEqual: Bool = false) -> Bool {
+        let nested = deep
+        switch (a, b) {
+        case (.null, .null): return true
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.int(let x), .int(let y)): return x == y
+        case (.float(let x), .float(let y)): return x == y || (nanEqual && x.isNaN && y.isNaN)
+        case (.int(let x), .float(let y)): return numbersByValue && exactlyEqual(x, y)
+        case (.float(let x), .int(let y)): return numbersByValue && exactlyEqual(y, x)
+        case (.string(let x), .string(let y)): return x.utf8.elementsEqual(y.utf8)
+        case (.bytes(let x), .bytes(let y)): return x == y
+        case (.list(let x), .list(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1, numbersByValue: nested, deep: deep, nanEqual: nanEqual) }
+        case (.map(let x), .map(let y)):
+            guard x.entries.count == y.entries.count else { return false }
+            for (k, v) in x.entries {
+                guard let w = y.entries[k], equal(v, w, numbersByValue: nested, deep: deep, nanEqual: nanEqual) else { return false }
+            }
+            return true
+        case (.set(let x), .set(let y)):
+            guard x.elements.count == y.elements.count else { return false }
+            return x.elements.allSatisfy { e in y.elements.contains { deepNumericEqual(e, $0) } }
+        case (.path(let x), .path(let y)): return x.segments == y.segments
+        case (.timestamp(let x), .timestamp(let y)): return x == y
+        case (.duration(let x), .duration(let y)): return x == y
+        case (.latlng(let x), .latlng(let y)): return x.latitude == y.latitude && x.longitude == y.longitude
+        case (.mapDiff(let x), .mapDiff(let y)):
+            return equal(.map(x.left), .map(y.left), numbersByValue: true, deep: true)
+                && equal(.map(x.right), .map(y.right), numbersByValue: true, deep: true)
+        default: return false
+        }
+    }
+
+    /// True when the int and the double denote the same number exactly.
+    static func exactlyEqual(_ i: Int64, _ d: Double) -> Bool {
+        guard d.isFinite, d == d.rounded(.towardZero), d >= -9_223_372_036_854_775_808.0, d < 9_223_372_036_854_775_808.0 else {
+            return false
+        }
+        return Int64(d) == i
+    }
+}
+
+/// A hashable stand-in for a value, so membership tests (`in`, `hasAll`, sets) run in
+/// O(n + m) rather than O(n·m). Two values get equal keys exactly when the matching
+/// equality says they are equal; values containing NaN have no key (they equal nothing).
+struct RulesValueKey: Hashable {
+    indirect enum Node: Hashable {
+        case null
+        case bool(Bool)
+        case int(Int64)
+        case float(UInt64)
+        case string([UInt8])
+        case bytes([UInt8])
+        case list([Node])
+        case map([String: Node])
+        case set(Set<Node>)
+        case path([String])
+        case timestamp(Int64, Int32)
+        case duration(Int64, Int32)
+        case latlng(UInt64, UInt64)
+    }
+
+    let node: Node
+
+    /// The key of `value`; `numbersByValueAtDepth` selects set semantics (numbers by value at
+    /// every depth) over top-level `==` semantics (by value only at the top).
+    init?(_ value: RulesValue, numbersByValueAtDepth: Bool) {
+        guard let n = Self.node(value, byValue: true, deep: numbersByValueAtDepth) else { return nil }
+        node = n
+    }
+
+    private static func floatNode(_ d: Double, byValue: Bool) -> Node? {
+        if d.isNaN { return nil }
+        if byValue, d == d.rounded(.towardZero), d >= -9_223_372_036_854_775_808.0, d < 9_223_372_036_854_775_808.0 {
+            return .int(Int64(d))
+        }
+        return .float((d == 0 ? 0.0 : d).bitPattern)
+    }
+
+    private static func node(_ v: RulesValue, byValue: Bool, deep: Bool) -> Node? {
+        let nestedByValue = deep
+        switch v {
+        case .null: return .null
+        case .bool(let b): return .bool(b)
+        case .int(let i):
+            // Without by-value semantics an int must not collide with an integral float.
+            return .int(i)
+        case .float(let d):
+            return floatNode(d, byValue: byValue)
+        case .string(let s): return .string(Array(s.utf8))
+        case .bytes(let b): return .bytes(b)
+        case .list(let l):
+            var out: [Node] = []
+            out.reserveCapacity(l.count)
+            for e in l {
+                guard let n = strictOrByValue(e, byValue: nestedByValue, deep: deep) else { return nil }
+                out.append(n)
+            }
+            return .list(out)
+        case .map(let m):
+            var out: [String: Node] = [:]
+            for (k, e) in m.entries {
+                guard let n = strictOrByValue(e, byValue: nestedByValue, deep: deep) else { return nil }
+                out[k] = n
+            }
+            return .map(out)
+        case .set(let s):
+            var out = Set<Node>()
+            for e in s.elements {
+                guard let n = node(e, byValue: true, deep: true) else { return nil }
+                out.insert(n)
+            }
+            return .set(out)
+        case .path(let p): return .path(p.segments)
+        case .timestamp(let t): return .timestamp(t.seconds, t.nanos)
+        case .duration(let d): return .duration(d.seconds, d.nanos)
+        case .latlng(let g):
+            return .latlng((g.latitude == 0 ? 0.0 : g.latitude).bitPattern, (g.longitude == 0 ? 0.0 : g.longitude).bitPattern)
+        case .mapDiff, .constraint: return nil
+        }
+    }
+
+    /// Nested elements: strict numbers (an integral float keeps a float key distinct from ints).
+    private static func strictOrByValue(_ v: RulesValue, byValue: Bool, deep: Bool) -> Node? {
+        if !byValue, case .float(let d) = v {
+            if d.isNaN { return nil }
+            return .float((d == 0 ? 0.0 : d).bitPattern)
+        }
+        return node(v, byValue: byValue, deep: deep)
+    }
+}

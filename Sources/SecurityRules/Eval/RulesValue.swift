@@ -1,0 +1,202 @@
+import FirestoreModel
+
+/// A value of the rules language: the 15 kinds of reference §3.1.
+///
+/// Errors are not a case here: they travel as `RulesEvalError` (thrown, carrying a source
+/// position) so `&&`, `||` and `?:` can absorb them exactly as reference §3.5 says.
+public enum RulesValue: Sendable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case float(Double)
+    case string(String)
+    case bytes([UInt8])
+    case list([RulesValue])
+    case map(RulesMap)
+    case set(RulesSet)
+    case mapDiff(RulesMapDiff)
+    case path(RulesPath)
+    case timestamp(Timestamp)
+    case duration(RulesDuration)
+    case latlng(GeoPoint)
+    /// Only during `list` evaluation: what a query's filters say about a field (reference §7).
+    case constraint(RulesConstraint)
+
+    /// The type name used by `is`, error messages and explanations.
+    public var typeName: String { kind.rawValue }
+
+    /// The value's type.
+    public var kind: RulesType {
+        switch self {
+        case .null: return .null
+        case .bool: return .bool
+        case .int: return .int
+        case .float: return .float
+        case .string: return .string
+        case .bytes: return .bytes
+        case .list: return .list
+        case .map: return .map
+        case .set: return .set
+        case .mapDiff: return .mapDiff
+        case .path: return .path
+        case .timestamp: return .timestamp
+        case .duration: return .duration
+        case .latlng: return .latlng
+        case .constraint: return .constraint
+        }
+    }
+}
+
+/// The types of the rules language, named as `is` spells them (reference §2.2).
+public enum RulesType: String, Sendable, Hashable, CaseIterable {
+    case null, bool, int, float, string, bytes, list, map, set, path, timestamp, duration, latlng, constraint
+    case mapDiff = "map_diff"
+    /// `number`: int or float (only on the right of `is`).
+    case number
+
+    /// True when a value of kind `k` passes `is self`.
+    func admits(_ k: RulesType) -> Bool {
+        self == .number ? (k == .int || k == .float) : k == self
+    }
+}
+
+/// A map value: string keys, plus a flag for the synthetic `resource.data` of a `list`
+/// evaluation, which holds only the fields the query filters on (reference §7 item 3).
+public struct RulesMap: Sendable {
+    /// The entries.
+    public var entries: [String: RulesValue]
+    /// True for a synthetic, partial map: reading an absent key, `keys()`, `size()` … errors,
+    /// because the query does not pin those fields (stricter than the emulator, see §7 note).
+    public var isPartial: Bool
+
+    /// Creates a map.
+    public init(_ entries: [String: RulesValue], isPartial: Bool = false) {
+        self.entries = entries
+        self.isPartial = isPartial
+    }
+
+    /// Keys in UTF-8 order (the order `keys()` reports; reference §4.6 leaves it open).
+    public var sortedKeys: [String] { entries.keys.sorted(by: utf8Less) }
+}
+
+/// A set value: unique elements (numbers compared by value at any depth), insertion order kept.
+public struct RulesSet: Sendable {
+    /// The elements, duplicates removed.
+    public private(set) var elements: [RulesValue]
+
+    /// Builds a set from `values`, keeping the first of equal elements (reference §4.5 `toSet`).
+    public init(_ values: [RulesValue]) {
+        var seen = Set<RulesValueKey>()
+        var out: [RulesValue] = []
+        for v in values {
+            guard let k = RulesValueKey(v, numbersByValueAtDepth: true) else {
+                out.append(v)  // contains NaN: equal to nothing, never deduplicated
+                continue
+            }
+            if seen.insert(k).inserted { out.append(v) }
+        }
+        elements = out
+    }
+}
+
+/// The result of `a.diff(b)`: the two maps, compared shallowly (reference §4.7).
+public struct RulesMapDiff: Sendable {
+    /// The receiver (`request.resource.data` usually).
+    public var left: RulesMap
+    /// The argument (`resource.data` usually).
+    public var right: RulesMap
+}
+
+/// A path value: segments, and the bindings made by `bind()` (reference §2.3, §4.9).
+///
+/// A segment written `{name}` is a placeholder that `bind` fills.
+public struct RulesPath: Sendable, Hashable, CustomStringConvertible {
+    /// Decoded segments, without slashes.
+    public var segments: [String]
+    /// Values bound by `bind(map)`, readable as `p.name`.
+    public var bindings: [String: String]
+
+    /// Creates a path.
+    public init(_ segments: [String], bindings: [String: String] = [:]) {
+        self.segments = segments
+        self.bindings = bindings
+    }
+
+    /// Parses `a/b/c` or `/a/b/c` (empty segments dropped).
+    public init(parsing text: String) {
+        self.init(text.split(separator: "/", omittingEmptySubsequences: true).map(String.init))
+    }
+
+    /// `/a/b/c`.
+    public var description: String { "/" + segments.joined(separator: "/") }
+
+    /// True when a `{name}` placeholder is left.
+    var hasPlaceholder: Bool { segments.contains { $0.hasPrefix("{") && $0.hasSuffix("}") } }
+
+    public static func == (lhs: RulesPath, rhs: RulesPath) -> Bool { lhs.segments == rhs.segments }
+    public func hash(into hasher: inout Hasher) { hasher.combine(segments) }
+}
+
+/// A signed span of time with nanosecond precision (reference §4.11).
+///
+/// `seconds` and `nanos` have the same sign; |nanos| < 1e9.
+public struct RulesDuration: Sendable, Hashable, Comparable {
+    /// Whole seconds.
+    public var seconds: Int64
+    /// Nanoseconds, same sign as `seconds`.
+    public var nanos: Int32
+
+    /// Largest magnitude in seconds: ±315,576,000,000 (10,000 years).
+    public static let maxSeconds: Int64 = 315_576_000_000
+
+    /// Creates a duration from seconds and nanos, normalising signs and carrying.
+    /// Returns nil when the result is outside ±`maxSeconds`.
+    public init?(seconds: Int64, nanos: Int64) {
+        var s = seconds
+        var n = nanos
+        let (q, overflow) = s.addingReportingOverflow(n / 1_000_000_000)
+        if overflow { return nil }
+        s = q
+        n %= 1_000_000_000
+        if s > 0 && n < 0 {
+            s -= 1
+            n += 1_000_000_000
+        } else if s < 0 && n > 0 {
+            s += 1
+            n -= 1_000_000_000
+        }
+        guard abs(s) <= Self.maxSeconds else { return nil }
+        self.seconds = s
+        self.nanos = Int32(n)
+    }
+
+    /// Creates a duration from parts already normalised (same sign, |nanos| < 1e9).
+    init(normalizedSeconds: Int64, nanos: Int32) {
+        self.seconds = normalizedSeconds
+        self.nanos = nanos
+    }
+
+    public static func < (lhs: RulesDuration, rhs: RulesDuration) -> Bool {
+        lhs.seconds != rhs.seconds ? lhs.seconds < rhs.seconds : lhs.nanos < rhs.nanos
+    }
+}
+
+/// A query constraint on one field during `list` evaluation (reference §7 item 5).
+public struct RulesConstraint: Sendable {
+    /// A comparator of a filter.
+    public enum Comparator: String, Sendable {
+        case eq = "EQ", neq = "NEQ", gt = "GT", gte = "GTE", lt = "LT", lte = "LTE"
+        case listContains = "LIST_CONTAINS"
+    }
+
+    /// One filter on the field.
+    public struct Pair: Sendable {
+        /// The comparator.
+        public var comparator: Comparator
+        /// The filter's operand.
+        public var value: RulesValue
+    }
+
+    /// The field's filters in this way of the query.
+    public var pairs: [Pair]
+}

@@ -1,2 +1,0 @@
-/// Namespace marker for the SecurityRules module; see ARCHITECTURE.md.
-public enum SecurityRulesModule {}

@@ -1,0 +1,58 @@
+/// One compile-time finding in a rules file: where, how bad, and what.
+///
+/// Rendered cel-go style: `file:line:col: message`, then the source line and a caret.
+/// The emulator's `:securityRules` endpoint reports the same fields as
+/// `{sourcePosition: {fileName, line, column}, description, severity}`
+/// (firestore-interfaces §2.1).
+public struct RulesDiagnostic: Sendable, Hashable, CustomStringConvertible {
+    /// How serious a finding is.
+    public enum Severity: String, Sendable, Hashable {
+        case error = "ERROR"
+        case warning = "WARNING"
+    }
+
+    /// Error or warning.
+    public var severity: Severity
+    /// What is wrong, in the compiler's words (e.g. `Missing 'if' before conditional expression.`).
+    public var message: String
+    /// The file the finding is in.
+    public var fileName: String
+    /// Where it is.
+    public var position: SourcePosition
+    /// The source line the position is on, kept for rendering.
+    public var sourceLine: String
+
+    /// Creates a diagnostic at `position` of `source`.
+    public init(_ severity: Severity, _ message: String, at position: SourcePosition, in source: RulesSource) {
+        self.severity = severity
+        self.message = message
+        self.fileName = source.fileName
+        self.position = position
+        self.sourceLine = source.lineText(position.line)
+    }
+
+    /// `file:line:col: message` + newline + source line + newline + caret under the column.
+    public var rendered: String {
+        var caretPad = ""
+        for (i, c) in sourceLine.unicodeScalars.enumerated() where i < position.column - 1 {
+            caretPad.append(c == "\t" ? "\t" : " ")
+        }
+        let prefix = severity == .warning ? "warning: " : ""
+        return "\(fileName):\(position.line):\(position.column): \(prefix)\(message)\n\(sourceLine)\n\(caretPad)^"
+    }
+
+    /// Same as `rendered`.
+    public var description: String { rendered }
+}
+
+/// The rules file did not compile; `diagnostics` lists every error found (not only the first).
+public struct RulesCompileError: Error, Sendable, CustomStringConvertible {
+    /// Every finding, errors and warnings, in source order.
+    public var diagnostics: [RulesDiagnostic]
+
+    /// Creates the error.
+    public init(diagnostics: [RulesDiagnostic]) { self.diagnostics = diagnostics }
+
+    /// Every diagnostic rendered, separated by newlines.
+    public var description: String { diagnostics.map(\.rendered).joined(separator: "\n") }
+}

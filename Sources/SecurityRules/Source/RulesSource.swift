@@ -1,0 +1,77 @@
+/// The text of one rules file plus the line table diagnostics need.
+///
+/// Offsets are UTF-8 byte offsets into `bytes`; lines and columns are 1-based, columns counted
+/// in Unicode scalars so a caret under the source line points at the right character.
+public struct RulesSource: Sendable {
+    /// The name shown in diagnostics (`firestore.rules`).
+    public let fileName: String
+    /// The full text.
+    public let text: String
+    /// The UTF-8 bytes of `text`; the lexer reads these.
+    let bytes: [UInt8]
+    /// Byte offset where each line starts (line 1 at index 0).
+    let lineStarts: [Int]
+
+    /// Creates a source and indexes its lines.
+    public init(text: String, fileName: String) {
+        self.fileName = fileName
+        self.text = text
+        let bytes = Array(text.utf8)
+        self.bytes = bytes
+        var starts = [0]
+        for (i, b) in bytes.enumerated() where b == 0x0A { starts.append(i + 1) }
+        self.lineStarts = starts
+    }
+
+    /// The line/column of a byte offset (clamped to the text).
+    public func position(ofOffset offset: Int) -> SourcePosition {
+        let o = max(0, min(offset, bytes.count))
+        var lo = 0
+        var hi = lineStarts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if lineStarts[mid] <= o { lo = mid } else { hi = mid - 1 }
+        }
+        var column = 1
+        for i in lineStarts[lo]..<o where bytes[i] & 0xC0 != 0x80 { column += 1 }
+        return SourcePosition(line: lo + 1, column: column, offset: o)
+    }
+
+    /// The text of 1-based line `line` without its newline ("" when out of range).
+    public func lineText(_ line: Int) -> String {
+        guard line >= 1, line <= lineStarts.count else { return "" }
+        let start = lineStarts[line - 1]
+        var end = line < lineStarts.count ? lineStarts[line] - 1 : bytes.count
+        if end > start, bytes[end - 1] == 0x0D { end -= 1 }
+        return String(decoding: bytes[start..<max(start, end)], as: UTF8.self)
+    }
+
+    /// The source text between two byte offsets.
+    func slice(_ start: Int, _ end: Int) -> String {
+        let s = max(0, min(start, bytes.count))
+        let e = max(s, min(end, bytes.count))
+        return String(decoding: bytes[s..<e], as: UTF8.self)
+    }
+}
+
+/// A place in a rules file: 1-based line and column (Unicode scalars) plus the byte offset.
+public struct SourcePosition: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// 1-based line.
+    public var line: Int
+    /// 1-based column in Unicode scalars.
+    public var column: Int
+    /// UTF-8 byte offset from the start of the file.
+    public var offset: Int
+
+    /// Creates a position.
+    public init(line: Int, column: Int, offset: Int) {
+        self.line = line
+        self.column = column
+        self.offset = offset
+    }
+
+    /// `line:column`.
+    public var description: String { "\(line):\(column)" }
+
+    public static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool { lhs.offset < rhs.offset }
+}

@@ -1,0 +1,328 @@
+/// Turns rules source bytes into tokens on demand; does no I/O.
+///
+/// The parser pulls one token at a time with `next()`, and switches to the raw scanners
+/// (`scanMatchSegment`, `scanPathLiteralSegment`) where path syntax replaces expression syntax
+/// (after `match`, and after a `/` in operand position). Errors are recorded in `diagnostics`
+/// and lexing continues. Source: reference §2.1 (tokens), §1.1 and §2.3 (paths).
+struct Lexer {
+    let source: RulesSource
+    private let bytes: [UInt8]
+    /// Current byte offset.
+    var offset: Int = 0
+    /// Errors found so far.
+    var diagnostics: [RulesDiagnostic] = []
+
+    init(source: RulesSource) {
+        self.source = source
+        self.bytes = source.bytes
+    }
+
+    private func peek(_ k: Int = 0) -> UInt8? {
+        let i = offset + k
+        return i < bytes.count ? bytes[i] : nil
+    }
+
+    mutating func error(_ message: String, at offset: Int) {
+        diagnostics.append(RulesDiagnostic(.error, message, at: source.position(ofOffset: offset), in: source))
+    }
+
+    static func isIdentStart(_ c: UInt8) -> Bool { (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c == 95 }
+    static func isDigit(_ c: UInt8) -> Bool { c >= 48 && c <= 57 }
+    static func isIdentPart(_ c: UInt8) -> Bool { isIdentStart(c) || isDigit(c) }
+    static func isSpace(_ c: UInt8) -> Bool { c == 32 || c == 9 || c == 10 || c == 13 || c == 12 }
+
+    /// Skips whitespace, `// …` and `/* … */` comments.
+    mutating func skipTrivia() {
+        while let c = peek() {
+            if Self.isSpace(c) {
+                offset += 1
+            } else if c == 47, peek(1) == 47 {
+                while let d = peek(), d != 10 { offset += 1 }
+            } else if c == 47, peek(1) == 42 {
+                let start = offset
+                offset += 2
+                var closed = false
+                while let d = peek() {
+                    if d == 42, peek(1) == 47 {
+                        offset += 2
+                        closed = true
+                        break
+                    }
+                    offset += 1
+                }
+                if !closed { error("Unterminated block comment.", at: start) }
+            } else {
+                return
+            }
+        }
+    }
+
+    /// True when the next non-trivia byte is `c` (nothing consumed).
+    mutating func nextByteIs(_ c: UInt8) -> Bool {
+        skipTrivia()
+        return peek() == c
+    }
+
+    private static let twoCharSymbols: Set<String> = ["==", "!=", "<=", ">=", "&&", "||"]
+    private static let oneCharSymbols: Set<UInt8> = Set("{}()[],;:.?!=<>+-*/%".utf8)
+
+    /// token := IDENT | INT | FLOAT | STRING | BYTES | SYMBOL
+    mutating func next() -> Token {
+        skipTrivia()
+        let start = offset
+        guard let c = peek() else { return Token(kind: .eof, start: start, end: start) }
+        if Self.isIdentStart(c) {
+            // String prefixes: r, b, rb, br (any case) directly before a quote.
+            var j = 0
+            var raw = false
+            var isBytes = false
+            while j < 2, let p = peek(j), p == 114 || p == 82 || p == 98 || p == 66 {
+                if p == 114 || p == 82 { if raw { break } else { raw = true } } else { if isBytes { break } else { isBytes = true } }
+                j += 1
+            }
+            if j > 0, let q = peek(j), q == 39 || q == 34 {
+                offset += j
+                return scanString(start: start, raw: raw, isBytes: isBytes)
+            }
+            while let d = peek(), Self.isIdentPart(d) { offset += 1 }
+            return Token(kind: .identifier(source.slice(start, offset)), start: start, end: offset)
+        }
+        if Self.isDigit(c) || (c == 46 && peek(1).map(Self.isDigit) == true) { return scanNumber(start: start) }
+        if c == 39 || c == 34 { return scanString(start: start, raw: false, isBytes: false) }
+        if let d = peek(1) {
+            let two = String(decoding: [c, d], as: UTF8.self)
+            if Self.twoCharSymbols.contains(two) {
+                offset += 2
+                return Token(kind: .symbol(two), start: start, end: offset)
+            }
+        }
+        if Self.oneCharSymbols.contains(c) {
+            offset += 1
+            return Token(kind: .symbol(String(UnicodeScalar(c))), start: start, end: offset)
+        }
+        if c == 38 || c == 124 {
+            offset += 1
+            error("Unexpected '\(String(UnicodeScalar(c)))'; did you mean '\(String(UnicodeScalar(c)))\(String(UnicodeScalar(c)))'?", at: start)
+            return Token(kind: .invalid, start: start, end: offset)
+        }
+        // Skip one whole UTF-8 scalar.
+        offset += 1
+        while let d = peek(), d & 0xC0 == 0x80 { offset += 1 }
+        error("Unexpected character '\(source.slice(start, offset))'.", at: start)
+        return Token(kind: .invalid, start: start, end: offset)
+    }
+
+    /// number := DIGITS [ '.' DIGITS ] [ EXP ] | '0x' HEXDIGITS ;  EXP := ('e'|'E') ['+'|'-'] DIGITS
+    private mutating func scanNumber(start: Int) -> Token {
+        if peek() == 48, let x = peek(1), x == 120 || x == 88 {
+            offset += 2
+            var value: UInt64 = 0
+            var overflow = false
+            let digitsStart = offset
+            while let d = peek(), let h = Self.hexValue(d) {
+                let (m, o1) = value.multipliedReportingOverflow(by: 16)
+                let (a, o2) = m.addingReportingOverflow(UInt64(h))
+                overflow = overflow || o1 || o2
+                value = a
+                offset += 1
+            }
+            if offset == digitsStart { error("Hex literal needs at least one digit.", at: start) }
+            if overflow { error("Integer literal out of range.", at: start) }
+            return Token(kind: .int(value), start: start, end: offset)
+        }
+        var isFloat = false
+        while let d = peek(), Self.isDigit(d) { offset += 1 }
+        if peek() == 46, let d = peek(1), Self.isDigit(d) {
+            isFloat = true
+            offset += 1
+            while let d = peek(), Self.isDigit(d) { offset += 1 }
+        }
+        if let e = peek(), e == 101 || e == 69 {
+            var k = 1
+            if let s = peek(1), s == 43 || s == 45 { k = 2 }
+            if let d = peek(k), Self.isDigit(d) {
+                isFloat = true
+                offset += k
+                while let d = peek(), Self.isDigit(d) { offset += 1 }
+            }
+        }
+        let text = source.slice(start, offset)
+        if let d = peek(), Self.isIdentStart(d) {
+            while let d = peek(), Self.isIdentPart(d) { offset += 1 }
+            error("Invalid number literal '\(source.slice(start, offset))'.", at: start)
+            return Token(kind: .invalid, start: start, end: offset)
+        }
+        if isFloat {
+            return Token(kind: .float(Double(text) ?? .nan), start: start, end: offset)
+        }
+        guard let v = UInt64(text) else {
+            error("Integer literal out of range.", at: start)
+            return Token(kind: .invalid, start: start, end: offset)
+        }
+        return Token(kind: .int(v), start: start, end: offset)
+    }
+
+    private static func hexValue(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 48...57: return c - 48
+        case 97...102: return c - 87
+        case 65...70: return c - 55
+        default: return nil
+        }
+    }
+
+    /// string := QUOTE { CHAR | ESCAPE } QUOTE, QUOTE one of ' " ''' """ ; raw strings keep `\`.
+    /// ESCAPE := \\ \' \" \` \? \a \b \f \n \r \t \v \xHH \uHHHH \UHHHHHHHH \ooo.
+    /// Any other escape (`\.`, `\d`) is an error, as in production (reference §2.1).
+    private mutating func scanString(start: Int, raw: Bool, isBytes: Bool) -> Token {
+        guard let q = peek() else { return Token(kind: .invalid, start: start, end: offset) }
+        let triple = peek(1) == q && peek(2) == q
+        offset += triple ? 3 : 1
+        var out: [UInt8] = []
+        var ok = true
+        while true {
+            guard let c = peek() else {
+                error("Unterminated string literal.", at: start)
+                return Token(kind: .invalid, start: start, end: offset)
+            }
+            if c == q {
+                if !triple {
+                    offset += 1
+                    break
+                }
+                if peek(1) == q && peek(2) == q {
+                    offset += 3
+                    break
+                }
+            }
+            if c == 10 && !triple {
+                error("Unterminated string literal (newline in string).", at: start)
+                return Token(kind: .invalid, start: start, end: offset)
+            }
+            if c == 92 && !raw {
+                let escStart = offset
+                offset += 1
+                guard let e = peek() else { continue }
+                offset += 1
+                switch e {
+                case 92: out.append(92)
+                case 39: out.append(39)
+                case 34: out.append(34)
+                case 96: out.append(96)
+                case 63: out.append(63)
+                case 97: out.append(7)
+                case 98: out.append(8)
+                case 102: out.append(12)
+                case 110: out.append(10)
+                case 114: out.append(13)
+                case 116: out.append(9)
+                case 118: out.append(11)
+                case 120, 88:
+                    guard let v = readHex(2) else {
+                        error("Invalid \\x escape: two hex digits expected.", at: escStart)
+                        ok = false
+                        continue
+                    }
+                    if isBytes { out.append(UInt8(v)) } else { appendScalar(v, to: &out, at: escStart, ok: &ok) }
+                case 117, 85:
+                    let n = e == 117 ? 4 : 8
+                    guard let v = readHex(n) else {
+                        error("Invalid \\\(String(UnicodeScalar(e))) escape: \(n) hex digits expected.", at: escStart)
+                        ok = false
+                        continue
+                    }
+                    appendScalar(v, to: &out, at: escStart, ok: &ok)
+                case 48...55:
+                    var v = UInt32(e - 48)
+                    var digits = 1
+                    while digits < 3, let d = peek(), d >= 48 && d <= 55 {
+                        v = v * 8 + UInt32(d - 48)
+                        offset += 1
+                        digits += 1
+                    }
+                    if digits != 3 || v > 255 {
+                        error("Invalid octal escape: three octal digits (\\000-\\377) expected.", at: escStart)
+                        ok = false
+                    } else if isBytes {
+                        out.append(UInt8(v))
+                    } else {
+                        appendScalar(v, to: &out, at: escStart, ok: &ok)
+                    }
+                default:
+                    error("Invalid escape sequence '\\\(String(UnicodeScalar(e)))' in string literal; write '\\\\\(String(UnicodeScalar(e)))' for a literal backslash.", at: escStart)
+                    ok = false
+                }
+                continue
+            }
+            out.append(c)
+            offset += 1
+        }
+        guard ok else { return Token(kind: .invalid, start: start, end: offset) }
+        if isBytes { return Token(kind: .bytes(out), start: start, end: offset) }
+        return Token(kind: .string(String(decoding: out, as: UTF8.self)), start: start, end: offset)
+    }
+
+    private mutating func readHex(_ n: Int) -> UInt32? {
+        var v: UInt32 = 0
+        for k in 0..<n {
+            guard let d = peek(k), let h = Self.hexValue(d) else { return nil }
+            v = v * 16 + UInt32(h)
+        }
+        offset += n
+        return v
+    }
+
+    private mutating func appendScalar(_ v: UInt32, to out: inout [UInt8], at: Int, ok: inout Bool) {
+        guard let s = Unicode.Scalar(v) else {
+            error("Escape produces an invalid code point.", at: at)
+            ok = false
+            return
+        }
+        out.append(contentsOf: Array(String(Character(s)).utf8))
+    }
+
+    // MARK: Raw path scanning
+
+    /// True for bytes allowed in a literal path segment: anything except `/ { } ( ) [ ] , ; :`,
+    /// quotes, operators and whitespace (reference §1.1: "accept any character except `/`, `{`,
+    /// `}` and whitespace"; the rest end an expression path).
+    static func isPathChar(_ c: UInt8, inExpression: Bool) -> Bool {
+        if isSpace(c) || c == 47 || c == 123 || c == 125 { return false }
+        if !inExpression { return c != 59 }
+        switch c {
+        case 40, 41, 91, 93, 44, 59, 58, 63, 33, 61, 60, 62, 43, 42, 37, 38, 124, 39, 34, 36: return false
+        default: return true
+        }
+    }
+
+    /// Reads a literal segment at the cursor (possibly empty).
+    mutating func scanLiteralSegment(inExpression: Bool) -> String {
+        let start = offset
+        if inExpression, peek() == 40 {
+            // `(default)`-style parenthesised literal segment.
+            var j = 1
+            while let d = peek(j), d != 41, Self.isPathChar(d, inExpression: true) { j += 1 }
+            if peek(j) == 41 {
+                offset += j + 1
+                return source.slice(start, offset)
+            }
+            return ""
+        }
+        while let d = peek(), Self.isPathChar(d, inExpression: inExpression) { offset += 1 }
+        return source.slice(start, offset)
+    }
+
+    /// Peeks the raw byte at the cursor (no trivia skipped).
+    func rawByte(_ k: Int = 0) -> UInt8? { peek(k) }
+
+    /// Advances the cursor by `n` raw bytes.
+    mutating func advanceRaw(_ n: Int) { offset = min(bytes.count, offset + n) }
+
+    /// Reads an identifier at the cursor, if one starts there.
+    mutating func scanRawIdentifier() -> String? {
+        guard let c = peek(), Self.isIdentStart(c) else { return nil }
+        let start = offset
+        while let d = peek(), Self.isIdentPart(d) { offset += 1 }
+        return source.slice(start, offset)
+    }
+}

@@ -1,0 +1,354 @@
+/// Recursive-descent parser for rules files: statements here, expressions in
+/// `Parser+Expressions.swift`. Each function starts with its grammar production.
+///
+/// Errors never stop the parse: a statement that fails records one diagnostic, the parser
+/// skips to the next `;`, `}` or statement keyword, and goes on, so one run reports every
+/// broken statement. Source: reference §1 (file grammar), §2 (expressions).
+struct Parser {
+    /// Thrown inside a statement after its diagnostic has been recorded.
+    struct Abort: Error {}
+
+    /// Deepest nesting of parenthesised / prefixed sub-expressions accepted.
+    static let maxNesting = 64
+    /// Tallest expression tree accepted (bounds evaluator recursion).
+    static let maxHeight = 160
+
+    var lexer: Lexer
+    var current: Token
+    var previousEnd = 0
+    var diagnostics: [RulesDiagnostic] = []
+    var nextID = 0
+    var nesting = 0
+    var version = 1
+
+    init(source: RulesSource) {
+        var lexer = Lexer(source: source)
+        current = lexer.next()
+        self.lexer = lexer
+    }
+
+    var source: RulesSource { lexer.source }
+
+    // MARK: Token plumbing
+
+    mutating func advance() {
+        previousEnd = current.end
+        current = lexer.next()
+    }
+
+    func position(_ offset: Int) -> SourcePosition { source.position(ofOffset: offset) }
+
+    mutating func error(_ message: String, at offset: Int) {
+        diagnostics.append(RulesDiagnostic(.error, message, at: position(offset), in: source))
+    }
+
+    /// Records `message` at the current token and aborts the statement.
+    mutating func fail(_ message: String) throws(Abort) -> Never {
+        if current.kind != .invalid { error(message, at: current.start) }
+        throw Abort()
+    }
+
+    mutating func expectSymbol(_ s: String, _ context: String) throws(Abort) {
+        guard current.isSymbol(s) else { try fail("Expected '\(s)' \(context), found \(describe(current)).") }
+        advance()
+    }
+
+    mutating func expectIdentifier(_ context: String) throws(Abort) -> String {
+        guard let name = current.identifier else { try fail("Expected an identifier \(context), found \(describe(current)).") }
+        advance()
+        return name
+    }
+
+    mutating func skipOptionalSemicolon() { if current.isSymbol(";") { advance() } }
+
+    func describe(_ t: Token) -> String {
+        switch t.kind {
+        case .eof: return "end of file"
+        case .identifier(let s): return "'\(s)'"
+        case .symbol(let s): return "'\(s)'"
+        case .int, .float: return "number '\(source.slice(t.start, t.end))'"
+        case .string, .bytes: return "string literal"
+        case .invalid: return "invalid token"
+        }
+    }
+
+    /// Skips to the end of the broken statement: past a `;` at depth 0, or up to (not past) a
+    /// `}` closing the enclosing block, or up to a statement keyword at depth 0.
+    mutating func synchronize() {
+        var depth = 0
+        while true {
+            switch current.kind {
+            case .eof: return
+            case .symbol("{"), .symbol("("), .symbol("["): depth += 1
+            case .symbol(")"), .symbol("]"): depth = max(0, depth - 1)
+            case .symbol("}"):
+                if depth == 0 { return }
+                depth -= 1
+            case .symbol(";"):
+                if depth == 0 {
+                    advance()
+                    return
+                }
+            case .identifier("allow"), .identifier("match"), .identifier("function"):
+                if depth == 0 { return }
+            default: break
+            }
+            advance()
+        }
+    }
+
+    // MARK: File and blocks
+
+    /// file := [ 'rules_version' '=' STRING ';' ] { function } service
+    mutating func parseFile() -> RulesFileSyntax {
+        var functions: [FunctionDecl] = []
+        var service: ServiceDecl?
+        if current.isIdentifier("rules_version") {
+            do { try parseVersion() } catch { synchronize() }
+        }
+        while current.kind != .eof {
+            if current.isIdentifier("function") {
+                if let f = parseFunctionStatement() { functions.append(f) }
+            } else if current.isIdentifier("service") {
+                if service != nil { error("Only one service block is allowed.", at: current.start) }
+                let s = parseService()
+                if service == nil { service = s }
+            } else if current.isIdentifier("rules_version") {
+                error("rules_version must be the first statement of the file.", at: current.start)
+                advance()
+                synchronize()
+            } else {
+                if current.kind != .invalid {
+                    error("Unexpected \(describe(current)); expected 'function' or 'service'.", at: current.start)
+                }
+                advance()
+                synchronize()
+            }
+        }
+        if service == nil && !diagnostics.contains(where: { $0.severity == .error }) {
+            error("Missing 'service' block.", at: current.start)
+        }
+        return RulesFileSyntax(version: version, functions: functions, service: service, exprCount: nextID)
+    }
+
+    /// version := 'rules_version' '=' STRING ';'
+    mutating func parseVersion() throws(Abort) {
+        advance()
+        try expectSymbol("=", "after rules_version")
+        guard case .string(let v) = current.kind else { try fail("Expected a quoted version such as '2'.") }
+        switch v {
+        case "1": version = 1
+        case "2": version = 2
+        default: error("Unsupported rules_version '\(v)'; expected '1' or '2'.", at: current.start)
+        }
+        advance()
+        skipOptionalSemicolon()
+    }
+
+    /// service := 'service' NAME { '.' NAME } '{' { function | match } '}'
+    mutating func parseService() -> ServiceDecl? {
+        let start = current.start
+        advance()
+        var name = ""
+        var functions: [FunctionDecl] = []
+        var matches: [MatchDecl] = []
+        do {
+            name = try expectIdentifier("after 'service'")
+            while current.isSymbol(".") {
+                advance()
+                name += "." + (try expectIdentifier("in the service name"))
+            }
+            if name != "cloud.firestore" {
+                error("Unsupported service '\(name)'; this interpreter serves 'cloud.firestore'.", at: start)
+            }
+            try expectSymbol("{", "to open the service block")
+        } catch {
+            synchronize()
+            if current.isSymbol("{") { advance() } else { return nil }
+        }
+        (functions, matches, _) = parseBlockBody(inMatch: false)
+        return ServiceDecl(name: name, functions: functions, matches: matches, position: position(start))
+    }
+
+    /// body := { function | match | allow } '}'   (allow only inside a match)
+    mutating func parseBlockBody(inMatch: Bool) -> ([FunctionDecl], [MatchDecl], [AllowDecl]) {
+        var functions: [FunctionDecl] = []
+        var matches: [MatchDecl] = []
+        var allowList: [AllowDecl] = []
+        while true {
+            switch current.kind {
+            case .eof:
+                error("Missing '}' at end of file.", at: current.start)
+                return (functions, matches, allowList)
+            case .symbol("}"):
+                advance()
+                return (functions, matches, allowList)
+            case .identifier("function"):
+                if let f = parseFunctionStatement() { functions.append(f) }
+            case .identifier("match"):
+                if let m = parseMatch() { matches.append(m) }
+            case .identifier("allow"):
+                if !inMatch {
+                    error("'allow' must be inside a 'match' block.", at: current.start)
+                }
+                if let a = parseAllow() { allowList.append(a) }
+            default:
+                if current.kind != .invalid {
+                    error("Unexpected \(describe(current)); expected 'match', 'allow', 'function' or '}'.", at: current.start)
+                }
+                advance()
+                synchronize()
+            }
+        }
+    }
+
+    /// match := 'match' matchPath '{' { function | match | allow } '}'
+    mutating func parseMatch() -> MatchDecl? {
+        let start = current.start
+        advance()
+        let pattern: [MatchSegment]
+        do {
+            pattern = try parseMatchPath()
+            try expectSymbol("{", "to open the match block")
+        } catch {
+            synchronize()
+            if current.isSymbol("{") { advance() } else { return nil }
+            _ = parseBlockBody(inMatch: true)
+            return nil
+        }
+        let (functions, children, allows) = parseBlockBody(inMatch: true)
+        return MatchDecl(pattern: pattern, functions: functions, allows: allows, children: children, position: position(start))
+    }
+
+    /// matchPath := ( '/' segment )+ ;  segment := LITERAL | '{' IDENT '}' | '{' IDENT '=**' '}'
+    mutating func parseMatchPath() throws(Abort) -> [MatchSegment] {
+        guard current.isSymbol("/") else { try fail("A match path must start with '/', found \(describe(current)).") }
+        lexer.offset = current.start
+        var segments: [MatchSegment] = []
+        while lexer.rawByte() == 47 {
+            lexer.advanceRaw(1)
+            let segStart = lexer.offset
+            if lexer.rawByte() == 123 {
+                lexer.advanceRaw(1)
+                guard let name = lexer.scanRawIdentifier() else {
+                    error("Expected a wildcard name after '{'.", at: lexer.offset)
+                    throw Abort()
+                }
+                var recursive = false
+                if lexer.rawByte() == 61 {
+                    guard lexer.rawByte(1) == 42, lexer.rawByte(2) == 42 else {
+                        error("Expected '**' after '=' in a recursive wildcard.", at: lexer.offset)
+                        throw Abort()
+                    }
+                    lexer.advanceRaw(3)
+                    recursive = true
+                }
+                guard lexer.rawByte() == 125 else {
+                    error("Expected '}' to close the wildcard '{\(name)'.", at: lexer.offset)
+                    throw Abort()
+                }
+                lexer.advanceRaw(1)
+                segments.append(recursive ? .recursive(name) : .wildcard(name))
+            } else {
+                let literal = lexer.scanLiteralSegment(inExpression: false)
+                if literal.isEmpty {
+                    error("Empty path segment in match path.", at: segStart)
+                    throw Abort()
+                }
+                segments.append(.literal(literal))
+            }
+        }
+        previousEnd = lexer.offset
+        current = lexer.next()
+        return segments
+    }
+
+    /// allow := 'allow' method { ',' method } [ ':' 'if' expr ] [ ';' ]
+    mutating func parseAllow() -> AllowDecl? {
+        let start = current.start
+        advance()
+        do {
+            var methods: [AllowMethod] = []
+            repeat {
+                if !methods.isEmpty { advance() }
+                guard let name = current.identifier, let m = AllowMethod(rawValue: name) else {
+                    try fail("Expected a method (read, write, get, list, create, update, delete), found \(describe(current)).")
+                }
+                methods.append(m)
+                advance()
+            } while current.isSymbol(",")
+            var condition: Expr?
+            if current.isSymbol(":") {
+                advance()
+                guard current.isIdentifier("if") else { try fail("Missing 'if' before conditional expression.") }
+                advance()
+                condition = try parseExpression()
+            }
+            if !(current.isSymbol(";") || current.isSymbol("}")) {
+                try fail("Expected ';' after the allow statement, found \(describe(current)).")
+            }
+            skipOptionalSemicolon()
+            return AllowDecl(methods: methods, condition: condition, position: position(start))
+        } catch {
+            synchronize()
+            return nil
+        }
+    }
+
+    /// function := 'function' IDENT '(' [ IDENT { ',' IDENT } ] ')' '{' { let } 'return' expr [';'] '}'
+    /// let := 'let' IDENT '=' expr [';']
+    mutating func parseFunctionStatement() -> FunctionDecl? {
+        let start = current.start
+        advance()
+        var inBody = false
+        do {
+            let name = try expectIdentifier("after 'function'")
+            try expectSymbol("(", "after the function name")
+            var params: [String] = []
+            if !current.isSymbol(")") {
+                params.append(try expectIdentifier("as a parameter"))
+                while current.isSymbol(",") {
+                    advance()
+                    params.append(try expectIdentifier("as a parameter"))
+                }
+            }
+            try expectSymbol(")", "after the parameters")
+            try expectSymbol("{", "to open the function body")
+            inBody = true
+            var bindings: [LetBinding] = []
+            while current.isIdentifier("let") {
+                if version < 2 { error("'let' bindings need rules_version = '2'.", at: current.start) }
+                advance()
+                let n = try expectIdentifier("after 'let'")
+                try expectSymbol("=", "after the let name")
+                bindings.append(LetBinding(name: n, value: try parseExpression()))
+                skipOptionalSemicolon()
+            }
+            guard current.isIdentifier("return") else { try fail("Expected 'return' in the body of function '\(name)', found \(describe(current)).") }
+            advance()
+            let body = try parseExpression()
+            skipOptionalSemicolon()
+            try expectSymbol("}", "to close the function body")
+            return FunctionDecl(name: name, parameters: params, bindings: bindings, body: body, position: position(start))
+        } catch {
+            if inBody { skipPastClosingBrace() } else { synchronize() }
+            return nil
+        }
+    }
+
+    /// Consumes tokens up to and including the `}` that closes the current block.
+    mutating func skipPastClosingBrace() {
+        var depth = 0
+        while current.kind != .eof {
+            if current.isSymbol("{") { depth += 1 }
+            if current.isSymbol("}") {
+                if depth == 0 {
+                    advance()
+                    return
+                }
+                depth -= 1
+            }
+            advance()
+        }
+    }
+}

@@ -1,0 +1,104 @@
+/// Compile-time checks on a parsed file: the documented limits and the rules the grammar
+/// cannot express (reference §1, §1.1, §8, §8.1, §10).
+///
+/// - at most 7 parameters and 10 `let`s per function; no recursion, direct or mutual;
+/// - match nesting ≤ 10, ≤ 20 captures per nested set, ≤ 100 segments;
+/// - one recursive wildcard per match statement; in version 1 it must be the last segment;
+/// - the ruleset text ≤ 256 KB.
+struct RulesChecker {
+    let source: RulesSource
+    var diagnostics: [RulesDiagnostic] = []
+
+    static let maxBytes = 256 * 1024
+
+    mutating func error(_ message: String, at position: SourcePosition) {
+        diagnostics.append(RulesDiagnostic(.error, message, at: position, in: source))
+    }
+
+    mutating func check(_ file: RulesFileSyntax) {
+        if source.bytes.count > Self.maxBytes {
+            error("Ruleset is \(source.bytes.count) bytes; the limit is 262144 bytes (256 KB).", at: source.position(ofOffset: 0))
+        }
+        for f in file.functions { checkFunction(f) }
+        guard let service = file.service else { return }
+        for f in service.functions { checkFunction(f) }
+        for m in service.matches { checkMatch(m, depth: 1, captures: 0, segments: 0, version: file.version) }
+        checkRecursion(file)
+    }
+
+    mutating func checkFunction(_ f: FunctionDecl) {
+        if f.parameters.count > 7 { error("Function '\(f.name)' has \(f.parameters.count) parameters; at most 7 are allowed.", at: f.position) }
+        if f.bindings.count > 10 { error("Function '\(f.name)' has \(f.bindings.count) let bindings; at most 10 are allowed.", at: f.position) }
+        if Set(f.parameters).count != f.parameters.count { error("Function '\(f.name)' repeats a parameter name.", at: f.position) }
+    }
+
+    mutating func checkMatch(_ m: MatchDecl, depth: Int, captures: Int, segments: Int, version: Int) {
+        if depth > 10 { error("Match statements are nested more than 10 deep.", at: m.position) }
+        var caps = captures
+        var recursive = 0
+        for (i, s) in m.pattern.enumerated() {
+            switch s {
+            case .wildcard: caps += 1
+            case .recursive(let n):
+                caps += 1
+                recursive += 1
+                if version < 2 && i != m.pattern.count - 1 {
+                    error("Recursive wildcard {\(n)=**} must be the last segment in rules_version 1.", at: m.position)
+                }
+            case .literal: break
+            }
+        }
+        if recursive > 1 { error("A match path may contain at most one recursive wildcard.", at: m.position) }
+        if caps > 20 { error("More than 20 capture variables in nested match paths.", at: m.position) }
+        let segs = segments + m.pattern.count
+        if segs > 100 { error("Nested match paths are longer than 100 segments.", at: m.position) }
+        for f in m.functions { checkFunction(f) }
+        for c in m.children { checkMatch(c, depth: depth + 1, captures: caps, segments: segs, version: version) }
+    }
+
+    /// Rejects cycles in the call graph (calls resolve lexically, innermost scope first).
+    mutating func checkRecursion(_ file: RulesFileSyntax) {
+        let program = RulesProgram(source: source, syntax: file)
+        struct Node: Hashable {
+            var scope: Int
+            var name: String
+        }
+        var edges: [Node: [Node]] = [:]
+        var decls: [Node: FunctionDecl] = [:]
+        for (i, s) in program.scopes.enumerated() {
+            for (name, f) in s.functions {
+                let node = Node(scope: i, name: name)
+                decls[node] = f
+                var callees: [Node] = []
+                func visit(_ e: Expr) {
+                    if case .call(let callee, _) = e.kind, let (_, scope) = program.resolveFunction(callee, from: i) {
+                        callees.append(Node(scope: scope, name: callee))
+                    }
+                    for c in e.kind.children { visit(c) }
+                }
+                visit(f.body)
+                for b in f.bindings { visit(b.value) }
+                edges[node] = callees
+            }
+        }
+        var state: [Node: Int] = [:]  // 1 = on stack, 2 = done
+        var reported = Set<Node>()
+        func dfs(_ n: Node, _ stack: [Node]) -> [Node]? {
+            state[n] = 1
+            for m in edges[n] ?? [] {
+                if state[m] == 1 { return stack + [n, m] }
+                if state[m] == nil, let cycle = dfs(m, stack + [n]) { return cycle }
+            }
+            state[n] = 2
+            return nil
+        }
+        for n in edges.keys.sorted(by: { ($0.scope, $0.name) < ($1.scope, $1.name) }) where state[n] == nil {
+            if let cycle = dfs(n, []), let start = cycle.last, !reported.contains(start), let decl = decls[start] {
+                reported.insert(start)
+                let from = cycle.firstIndex(of: start) ?? 0
+                let names = cycle[from...].map(\.name).joined(separator: " -> ")
+                error("Recursive function calls are not allowed: \(names).", at: decl.position)
+            }
+        }
+    }
+}
