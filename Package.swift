@@ -34,12 +34,15 @@ let package = Package(
         .target(
             name: "Functions", dependencies: ["FirestoreModel", "FirestoreEngine", "HTTPServer", "FirestoreAPI"],
             swiftSettings: strict),
+        .target(
+            name: "AuthEmulator", dependencies: ["FirestoreModel", "HTTPServer", "FirestoreAPI", "DocumentStore"],
+            swiftSettings: strict),
         .target(name: "ShoutsBackend", dependencies: ["Functions", "FirestoreModel"], swiftSettings: strict),
         .target(
             name: "Hearth",
             dependencies: [
                 "FirestoreModel", "DocumentStore", "SecurityRules", "FirestoreEngine", "HTTPServer",
-                "FirestoreAPI", "Functions", "ShoutsBackend",
+                "FirestoreAPI", "Functions", "ShoutsBackend", "AuthEmulator",
             ],
             swiftSettings: strict),
         .executableTarget(name: "hearth", dependencies: ["Hearth"], swiftSettings: strict),
@@ -54,6 +57,7 @@ let package = Package(
         .testTarget(name: "ProtoWireTests", dependencies: ["ProtoWire"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
         .testTarget(name: "FirestoreAPITests", dependencies: ["FirestoreAPI", "Hearth"], swiftSettings: strict),
+        .testTarget(name: "AuthEmulatorTests", dependencies: ["AuthEmulator", "Hearth"], swiftSettings: strict),
         .testTarget(name: "ShoutsBackendTests", dependencies: ["ShoutsBackend", "Hearth"], swiftSettings: strict),
     ]
 )

@@ -1,0 +1,2 @@
+/// Namespace marker for the AuthEmulator module; see ARCHITECTURE.md.
+public enum AuthEmulatorModule {}
