@@ -2,20 +2,30 @@ import FirestoreEngine
 import FirestoreModel
 import Foundation
 import HTTPServer
+import SecurityRules
 import Synchronization
 
 /// Security rules in force per project: loaded from the file `firebase.json` names, hot
 /// reloaded, replaced by `PUT /emulator/v1/projects/{p}:securityRules`, with coverage and the
-/// latest denial explanations. A rules text with errors is rejected and the rules in force stay.
-/// Source: reference §2.1, §2.7; security-rules §8.
+/// latest denial explanations. A rules text with errors is rejected with every diagnostic and
+/// the rules in force stay. Source: reference §2.1, §2.7; security-rules §8.
 public final class RulesController: Sendable {
     let engine: FirestoreEngine
     let log: @Sendable (String) -> Void
     let state = Mutex<State>(State())
+    /// How many explanations each project keeps.
+    public static let explanationsKept = 100
+
+    struct Installed {
+        var fileName: String
+        var content: String
+        var ruleset: Ruleset
+    }
 
     struct State {
-        var defaultSource: (name: String, content: String)?
-        var bySource: [String: (name: String, content: String)] = [:]
+        var defaultRules: Installed?
+        var byProject: [String: Installed] = [:]
+        var explanations: [String: [JSONValue]] = [:]
     }
 
     /// Creates a controller that installs policies into `engine`.
@@ -24,17 +34,58 @@ public final class RulesController: Sendable {
         self.log = log
     }
 
-    /// Loads the rules file for every project without rules of its own.
-    /// - Throws: `RulesLoadError` with every diagnostic when the file cannot be read or compiled.
+    /// Compiles and installs the rules file for every project without rules of its own.
+    /// - Throws: `RulesLoadError` with every diagnostic (`file:line:col`, source line, caret)
+    ///   when the file cannot be read or compiled; the rules in force stay.
     public func loadDefault(fromFile path: String) throws {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw RulesLoadError(description: "\(path): cannot read the rules file")
         }
-        state.withLock { $0.defaultSource = (URL(fileURLWithPath: path).lastPathComponent, text) }
+        let ruleset: Ruleset
+        do {
+            ruleset = try Ruleset(source: text, fileName: path)
+        } catch {
+            throw RulesLoadError(description: error.description)
+        }
+        for w in ruleset.warnings { log("rules: " + w.rendered) }
+        state.withLock { $0.defaultRules = Installed(fileName: path, content: text, ruleset: ruleset) }
+        engine.setDefaultPolicy(policy(ruleset, project: nil))
         log("rules: loaded \(path)")
     }
 
-    /// `PUT …:securityRules` with `{"rules":{"files":[{"name"?, "content"}]}}`.
+    /// The policy for `ruleset`, recording denials for `project` (nil: the request's project).
+    func policy(_ ruleset: Ruleset, project: String?) -> RulesAccessPolicy {
+        RulesAccessPolicy(ruleset: ruleset) { [self] request, explanation in
+            let p = project ?? request.database.project
+            log("rules: denied \(request.method.rawValue) \(request.database.resourceName(request.path)) for \(Self.who(request.auth))\n  \(explanation.description.replacingOccurrences(of: "\n", with: "\n  "))")
+            let entry: JSONValue = .object([
+                "time": .string(request.time.rfc3339),
+                "method": .string(request.method.rawValue),
+                "path": .string(request.database.resourceName(request.path)),
+                "auth": .string(Self.who(request.auth)),
+                "message": .string(explanation.emulatorMessage),
+                "explanation": .string(explanation.description),
+            ])
+            state.withLock { s in
+                var list = s.explanations[p, default: []]
+                list.append(entry)
+                if list.count > Self.explanationsKept { list.removeFirst(list.count - Self.explanationsKept) }
+                s.explanations[p] = list
+            }
+        }
+    }
+
+    static func who(_ auth: AuthContext) -> String {
+        switch auth {
+        case .admin: return "owner"
+        case .unauthenticated: return "unauthenticated"
+        case .user(let uid, _): return "uid \(uid)"
+        }
+    }
+
+    /// `PUT …:securityRules` with `{"rules":{"files":[{"name"?, "content"}]}, "ignore_errors"?}`.
+    /// Invalid rules → 400 INVALID_ARGUMENT listing every diagnostic (or, with `ignore_errors`,
+    /// 200 with `issues`); the rules in force stay.
     public func replace(project: String, body: [UInt8]) -> HTTPResponse {
         do throws(FirestoreError) {
             let json = try JSONValue.parse(body)
@@ -42,38 +93,77 @@ public final class RulesController: Sendable {
             else { throw .invalidArgument("Expected {\"rules\":{\"files\":[{\"content\": \"…\"}]}}.") }
             var name = "firestore.rules"
             if case .string(let n)? = files.first?["name"] { name = n }
-            state.withLock { $0.bySource[project] = (name, content) }
-            return .json(200, Array("{}".utf8))
+            let ignoreErrors = json["ignore_errors"] == .bool(true) || json["ignoreErrors"] == .bool(true)
+            let ruleset: Ruleset
+            do {
+                ruleset = try Ruleset(source: content, fileName: name)
+            } catch {
+                log("rules: rejected rules for project \(project); the rules in force stay:\n\(error.description)")
+                if ignoreErrors { return .json(200, Self.issues(error.diagnostics, name: name).serialized()) }
+                throw .invalidArgument(error.description)
+            }
+            state.withLock { $0.byProject[project] = Installed(fileName: name, content: content, ruleset: ruleset) }
+            engine.setPolicy(policy(ruleset, project: project), forProject: project)
+            log("rules: replaced rules for project \(project)")
+            return .json(200, Self.issues(ruleset.warnings, name: name).serialized())
         } catch {
             return FirestoreRESTService.errorResponse(error)
         }
     }
 
+    static func issues(_ diagnostics: [RulesDiagnostic], name: String) -> JSONValue {
+        guard !diagnostics.isEmpty else { return .object([]) }
+        return .object([
+            "issues": .array(diagnostics.map { d in
+                .object([
+                    "sourcePosition": .object([
+                        "fileName": .string(name), "fileIndex": .integer(0), "line": .integer(d.position.line),
+                        "column": .integer(d.position.column),
+                    ]),
+                    "description": .string(d.message),
+                    "severity": .string(d.severity == .error ? "ERROR" : "WARNING"),
+                ])
+            })
+        ])
+    }
+
+    func installed(_ project: String) -> Installed? { state.withLock { $0.byProject[project] ?? $0.defaultRules } }
+
     /// `GET …:securityRules`: the rules source in force.
     public func current(project: String) -> HTTPResponse {
-        let source = state.withLock { $0.bySource[project] ?? $0.defaultSource }
-        guard let source else { return .json(200, Array("{}".utf8)) }
+        guard let r = installed(project) else { return .json(200, Array("{}".utf8)) }
         let json: JSONValue = .object([
-            "rules": .object(["files": .array([.object(["name": .string(source.name), "content": .string(source.content)])])])
+            "rules": .object(["files": .array([.object(["name": .string(r.fileName), "content": .string(r.content)])])])
         ])
         return .json(200, json.serialized())
     }
 
-    /// `GET …:ruleCoverage`.
-    public func coverageJSON(project: String) -> HTTPResponse { .json(200, Array("{}".utf8)) }
+    /// `GET …:ruleCoverage`: per-expression evaluation counts as JSON.
+    public func coverageJSON(project: String) -> HTTPResponse {
+        guard let r = installed(project) else { return .json(200, Array("{}".utf8)) }
+        return .json(200, r.ruleset.coverageJSON())
+    }
 
-    /// `GET …:ruleCoverage.html`.
+    /// `GET …:ruleCoverage.html`: the rules source annotated with evaluation counts.
     public func coverageHTML(project: String) -> HTTPResponse {
-        var r = HTTPResponse.text(200, "<html><body>No coverage yet.</body></html>")
+        let html = installed(project)?.ruleset.coverageHTML() ?? "<html><body>No rules loaded.</body></html>"
+        var r = HTTPResponse.text(200, html)
         r.headers.replaceOrAdd("content-type", "text/html; charset=utf-8")
         return r
     }
 
-    /// `GET …:ruleExplanations`: the latest denials, explained.
-    public func explanations(project: String) -> HTTPResponse { .json(200, Array("{\"explanations\":[]}".utf8)) }
+    /// `GET …:ruleExplanations`: the latest denials (newest last), each with the emulator's
+    /// message and Hearth's full explanation.
+    public func explanations(project: String) -> HTTPResponse {
+        let list = state.withLock { $0.explanations[project] ?? [] }
+        return .json(200, JSONValue.object(["explanations": .array(list)]).serialized())
+    }
 
-    /// `DELETE …:ruleExplanations`.
-    public func clearExplanations(project: String) -> HTTPResponse { .json(200, Array("{}".utf8)) }
+    /// `DELETE …:ruleExplanations`: forgets them.
+    public func clearExplanations(project: String) -> HTTPResponse {
+        state.withLock { $0.explanations[project] = nil }
+        return .json(200, Array("{}".utf8))
+    }
 }
 
 /// Rules that could not be loaded, with every diagnostic rendered.

@@ -1,0 +1,52 @@
+import FirestoreModel
+import SecurityRules
+
+/// The access policy of a compiled `firestore.rules`: every client request's accesses are
+/// decided by the `Ruleset`, one batch at a time (shared `get()` budget), and each denial is
+/// handed to `onDenial` with its full explanation before the request fails.
+/// Source: reference security-rules §6.1, §8.
+public struct RulesAccessPolicy: AccessPolicy {
+    /// The compiled rules.
+    public let ruleset: Ruleset
+    /// Receives each denial (request summary and explanation); must be cheap.
+    public let onDenial: @Sendable (AccessRequest, RulesExplanation) -> Void
+
+    /// Creates the policy.
+    public init(ruleset: Ruleset, onDenial: @escaping @Sendable (AccessRequest, RulesExplanation) -> Void) {
+        self.ruleset = ruleset
+        self.onDenial = onDenial
+    }
+
+    public func check(_ requests: [AccessRequest], lookup: any AccessLookup) -> FirestoreError? {
+        let rulesRequests = requests.map { r in
+            RulesRequest(
+                database: r.database, method: RulesMethod(r.method), path: r.path, auth: r.auth, time: r.time,
+                resource: r.resource, requestResource: r.requestResource, query: r.query.map { QueryConstraints($0.query) })
+        }
+        let decisions = ruleset.decide(batch: rulesRequests, access: LookupAccess(lookup: lookup))
+        for (request, decision) in zip(requests, decisions) where !decision.allowed {
+            onDenial(request, decision.explanation)
+            return .permissionDenied(decision.explanation.emulatorMessage)
+        }
+        return nil
+    }
+}
+
+extension RulesMethod {
+    init(_ m: AccessMethod) {
+        switch m {
+        case .get: self = .get
+        case .list: self = .list
+        case .create: self = .create
+        case .update: self = .update
+        case .delete: self = .delete
+        }
+    }
+}
+
+/// `get()`/`getAfter()` through the request's own snapshot.
+struct LookupAccess: RulesDocumentAccess {
+    let lookup: any AccessLookup
+    func get(_ path: ResourcePath) throws -> Document? { try lookup.before(path) }
+    func getAfter(_ path: ResourcePath) throws -> Document? { try lookup.after(path) }
+}
