@@ -18,9 +18,10 @@ Talks REST v1 only (urllib, stdlib) with `Authorization: Bearer owner`, project
                        documents: write results and the resulting documents
 
 Numbers in emulator responses are kept as their exact text (e.g. `1.0E21`), so the files
-show the emulator's formatting. Re-running against the same emulator version gives the same
-files except for recorded timestamps, which the script replaces by placeholders where they
-come from the clock (`<commitTime>`, `<requestTime>`).
+show the emulator's formatting. Clock readings are replaced by placeholders (`<commitTime>`,
+`<requestTime>`, …), so re-running against the same emulator version gives the same files
+except for error messages that quote a stored version and the `requestTimeVsCommitTime`
+samples, which keep one real pair per REQUEST_TIME case to show how the two clocks relate.
 """
 
 import argparse

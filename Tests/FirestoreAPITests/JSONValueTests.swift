@@ -83,7 +83,7 @@ import Testing
         }
         var rng = SplitMix64(seed: 5)
         let alphabet = Array(#"{}[]",:\/-+.eE0123456789tfnulr "#.utf8) + [0x00, 0x1F, 0x80, 0xC3, 0xFF]
-        for _ in 0..<3000 {
+        for _ in 0..<1500 {
             var bytes = body
             for _ in 0..<(1 + rng.next() % 3) {
                 let i = Int(rng.next() % UInt64(bytes.count))
