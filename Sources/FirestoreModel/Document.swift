@@ -58,7 +58,8 @@ public enum DocumentLimits {
     }
 
     /// Validates fields a client wants to store.
-    /// - Throws: `.invalidArgument` for reserved or over-long field names, depth over 20,
+    /// - Throws: `.invalidArgument` for empty, reserved (`__.*__`, at any depth except a
+    ///   vector's `__type__`) or over-long field names, depth over 20,
     ///   arrays directly inside arrays, invalid timestamps or geo points, or a document over 1 MiB.
     public static func validate(fields: [String: Value], path: ResourcePath) throws(FirestoreError) {
         for (k, v) in fields {
@@ -96,8 +97,11 @@ public enum DocumentLimits {
             }
         case .map(let m):
             if depth >= maxDepth { throw .invalidArgument("Value nested too deeply (max depth 20).") }
+            // Nested keys follow the field-name rules too; only a vector's `__type__` is allowed.
+            let isVector = v.vectorElements != nil
             for (k, e) in m {
                 if k.isEmpty { throw .invalidArgument("Map keys must not be empty.") }
+                if !(isVector && k == "__type__") { try validateName(k) }
                 try validate(e, depth: depth + 1)
             }
         case .string(let s):

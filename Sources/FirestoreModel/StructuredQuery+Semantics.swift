@@ -21,8 +21,9 @@ extension StructuredQuery {
     /// Checks the query is one Firestore accepts.
     /// - Throws: `.invalidArgument` for a negative offset or limit, a cursor longer than the
     ///   normalised orderBy, an `in`/`not-in`/`array-contains-any` operand that is not a
-    ///   non-empty array (max 30 values, 10 for `not-in`), an empty composite filter,
-    ///   more than one `not-in`, or `not-in` combined with `!=`.
+    ///   non-empty array (max 30 values, 10 for `not-in`), an empty `OR` (an empty `AND`
+    ///   matches everything, as on the emulator), or more than one of `!=`, `not-in`,
+    ///   `IS_NOT_NAN`, `IS_NOT_NULL` (the emulator's rule; Tests/Conformance/query_cases.json).
     public func validate() throws(FirestoreError) {
         if offset < 0 { throw .invalidArgument("offset must be non-negative.") }
         if let l = limit, l < 0 { throw .invalidArgument("limit must be non-negative.") }
@@ -40,17 +41,17 @@ extension StructuredQuery {
         }
         if let f = filter {
             try f.validate()
-            var notIns = 0
-            var notEquals = 0
+            // The emulator allows one negation per query, counting the unary forms clients
+            // send for `!= NaN` / `!= null` too.
+            var negations = 0
             f.visit { leaf in
-                if case .field(_, let op, _) = leaf {
-                    if op == .notIn { notIns += 1 }
-                    if op == .notEqual { notEquals += 1 }
+                switch leaf {
+                case .field(_, .notEqual, _), .field(_, .notIn, _), .unary(_, .isNotNaN), .unary(_, .isNotNull): negations += 1
+                default: break
                 }
             }
-            if notIns > 1 { throw .invalidArgument("A query can have at most one NOT_IN filter.") }
-            if notIns > 0 && notEquals > 0 {
-                throw .invalidArgument("NOT_IN cannot be used in the same query with NOT_EQUAL.")
+            if negations > 1 {
+                throw .invalidArgument("Only a single 'NOT_EQUAL', 'NOT_IN', 'IS_NOT_NAN', or 'IS_NOT_NULL' filter allowed per query.")
             }
         }
         for o in orderBy { try validateQueryPath(o.field) }
@@ -160,8 +161,8 @@ extension Filter {
     /// - Throws: `.invalidArgument` as `StructuredQuery.validate()` documents.
     public func validate() throws(FirestoreError) {
         switch self {
-        case .composite(_, let fs):
-            if fs.isEmpty { throw .invalidArgument("A composite filter must contain at least one filter.") }
+        case .composite(let op, let fs):
+            if fs.isEmpty && op == .or { throw .invalidArgument("Composite filter must have at least one sub-filter.") }
             for f in fs { try f.validate() }
         case .unary(let p, _):
             try validateQueryPath(p)

@@ -21,6 +21,15 @@ import Testing
         #expect(RESTCodec.exactInt64(text) == nil)
     }
 
+    /// Long inputs stay linear: 200 kB of leading zeros is parsed, not spun on (quadratic would take minutes).
+    @Test func longIntegerTextIsLinear() {
+        let zeros = String(repeating: "0", count: 200_000)
+        #expect(RESTCodec.exactInt64(zeros + "42") == 42)
+        #expect(RESTCodec.exactInt64("1" + zeros) == nil)
+        #expect(RESTCodec.exactInt64("0." + zeros + "1") == nil)
+        #expect(RESTCodec.exactInt64("1." + zeros) == 1)
+    }
+
     @Test func decodeInt64AcceptsStringsAndNumbers() throws {
         #expect(try RESTCodec.decodeInt64(.string("-9223372036854775808"), at: "x") == .min)
         #expect(try RESTCodec.decodeInt64(.number("9223372036854775807"), at: "x") == .max)

@@ -70,4 +70,28 @@ import Testing
         ])
         #expect(try JSONValue.parse(v.serialized()) == v)
     }
+
+    /// Every truncation and thousands of random corruptions of a valid body either parse or
+    /// throw `FirestoreError`; none crashes.
+    @Test func malformedBodiesNeverCrash() throws {
+        let body = Array(
+            #"{"writes":[{"update":{"name":"projects/p/databases/(default)/documents/c/d","fields":{"a":{"integerValue":"-9223372036854775808"},"é😀":{"arrayValue":{"values":[{"doubleValue":1.5e-3},{"stringValue":"\u0041\ud83d\ude00\n"},{"nullValue":null},{"booleanValue":true}]}}}},"updateMask":{"fieldPaths":["a"]}}]}"#.utf8)
+        let whole = try JSONValue.parse(body)
+        #expect(try JSONValue.parse(whole.serialized()) == whole)
+        for n in 0..<body.count {
+            #expect(throws: FirestoreError.self) { try JSONValue.parse(Array(body[..<n])) }
+        }
+        var rng = SplitMix64(seed: 5)
+        let alphabet = Array(#"{}[]",:\/-+.eE0123456789tfnulr "#.utf8) + [0x00, 0x1F, 0x80, 0xC3, 0xFF]
+        for _ in 0..<1500 {
+            var bytes = body
+            for _ in 0..<(1 + rng.next() % 3) {
+                let i = Int(rng.next() % UInt64(bytes.count))
+                bytes[i] = alphabet[Int(rng.next() % UInt64(alphabet.count))]
+            }
+            if let v = try? JSONValue.parse(bytes) {
+                _ = try? RESTCodec.decodeWrite(v["writes"]?.arrayItems?.first ?? .null, database: DatabaseID(project: "p"))
+            }
+        }
+    }
 }

@@ -181,13 +181,12 @@ extension RESTCodec {
             if expNegative { exponent = -exponent }
         }
         guard i == b.count else { return nil }
-        // Drop leading zeros; the point sits after `point` digits.
-        var point = intCount + exponent
-        while let first = digits.first, first == 0 {
-            digits.removeFirst()
-            point -= 1
-        }
-        if digits.isEmpty { return 0 }
+        // Drop leading zeros (in one step: a peer may send megabytes of them); the point
+        // sits after `point` digits.
+        let zeros = digits.firstIndex { $0 != 0 } ?? digits.count
+        if zeros == digits.count { return 0 }
+        digits.removeFirst(zeros)
+        let point = intCount + exponent - zeros
         guard point > 0 else { return nil }  // 0.00ddd: not integral
         if point < digits.count {
             guard digits[point...].allSatisfy({ $0 == 0 }) else { return nil }

@@ -1,0 +1,801 @@
+#!/usr/bin/env python3
+"""Record conformance corpora from Google's Cloud Firestore emulator (the oracle).
+
+Usage:
+    gcloud emulators firestore start --host-port=127.0.0.1:8089 &
+    python3 scripts/record_conformance.py [--host 127.0.0.1:8089] [--out Tests/Conformance]
+
+Talks REST v1 only (urllib, stdlib) with `Authorization: Bearer owner`, project
+`demo-conformance`. Writes four JSON files:
+
+  value_ordering.json  every value type and edge, the emulator's ascending order and which
+                       values compare equal (groups found with inclusive startAt/endAt cursors)
+  query_cases.json     a fixed dataset and ~70 structured queries with the result ids or the
+                       error status the emulator answers
+  json_roundtrip.json  values written and read back: the exact JSON the emulator emits
+                       (number text kept verbatim), or the error it answers
+  transforms.json      commits with field transforms / masks / preconditions on given
+                       documents: write results and the resulting documents
+
+Numbers in emulator responses are kept as their exact text (e.g. `1.0E21`), so the files
+show the emulator's formatting. Clock readings are replaced by placeholders (`<commitTime>`,
+`<requestTime>`, …), so re-running against the same emulator version gives the same files
+except for error messages that quote a stored version and the `requestTimeVsCommitTime`
+samples, which keep one real pair per REQUEST_TIME case to show how the two clocks relate.
+"""
+
+import argparse
+import json
+import os
+import sys
+import urllib.error
+import urllib.request
+
+PROJECT = "demo-conformance"
+DB = f"projects/{PROJECT}/databases/(default)"
+DOCS = f"{DB}/documents"
+
+
+# --------------------------------------------------------------------------- JSON with raw numbers
+
+class RawNumber:
+    """A JSON number kept as its source text."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def __eq__(self, other):
+        return isinstance(other, RawNumber) and other.text == self.text
+
+    def __repr__(self):
+        return self.text
+
+
+def loads_raw(text):
+    """json.loads that keeps every number's text."""
+    return json.loads(text, parse_float=RawNumber, parse_int=RawNumber,
+                      parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))
+
+
+def dumps(value, indent=0, step=1, inline_depth=None):
+    """Deterministic JSON writer that writes RawNumber text verbatim.
+
+    Objects and arrays nested deeper than `inline_depth` levels are written on one line,
+    so the files stay readable and diffable.
+    """
+    pad = " " * indent
+    if isinstance(value, RawNumber):
+        return value.text
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, (int, float)):
+        return json.dumps(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    inline = inline_depth is not None and inline_depth <= 0
+    child_depth = None if inline_depth is None else inline_depth - 1
+    if isinstance(value, list):
+        if not value:
+            return "[]"
+        if inline:
+            return "[" + ", ".join(dumps(v, 0, step, 0) for v in value) + "]"
+        inner = ",\n".join(" " * (indent + step) + dumps(v, indent + step, step, child_depth) for v in value)
+        return "[\n" + inner + "\n" + pad + "]"
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        if inline:
+            return "{" + ", ".join(json.dumps(k, ensure_ascii=False) + ": " + dumps(v, 0, step, 0)
+                                   for k, v in value.items()) + "}"
+        inner = ",\n".join(" " * (indent + step) + json.dumps(k, ensure_ascii=False) + ": "
+                           + dumps(v, indent + step, step, child_depth) for k, v in value.items())
+        return "{\n" + inner + "\n" + pad + "}"
+    raise TypeError(type(value))
+
+
+# --------------------------------------------------------------------------- HTTP
+
+class Emulator:
+    def __init__(self, host):
+        self.base = f"http://{host}"
+
+    def call(self, method, path, body=None, raw_body=None):
+        """Returns (status, parsed JSON with raw numbers)."""
+        data = raw_body.encode() if raw_body is not None else (
+            dumps(body).encode() if body is not None else None)
+        req = urllib.request.Request(self.base + path, data=data, method=method, headers={
+            "Authorization": "Bearer owner", "Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req) as resp:
+                text = resp.read().decode()
+                status = resp.status
+        except urllib.error.HTTPError as e:
+            text = e.read().decode()
+            status = e.code
+        return status, (loads_raw(text) if text.strip() else None)
+
+    def clear(self):
+        status, _ = self.call("DELETE", f"/emulator/v1/{DOCS}")
+        assert status == 200, status
+
+    def patch(self, path, fields):
+        return self.call("PATCH", f"/v1/{DOCS}/{path}", {"fields": fields})
+
+    def get(self, path):
+        return self.call("GET", f"/v1/{DOCS}/{path}")
+
+    def commit(self, writes):
+        return self.call("POST", f"/v1/{DOCS}:commit", {"writes": writes})
+
+    def run_query(self, query, parent=""):
+        suffix = f"/{parent}" if parent else ""
+        return self.call("POST", f"/v1/{DOCS}{suffix}:runQuery", {"structuredQuery": query})
+
+
+def error_of(body):
+    err = (body or {}).get("error", {}) if isinstance(body, dict) else body[0].get("error", {})
+    return {"status": err.get("status"), "message": err.get("message")}
+
+
+def result_ids(body):
+    """The document ids of a runQuery answer, in order."""
+    return [e["document"]["name"].rsplit("/", 1)[1] for e in body if "document" in e]
+
+
+# --------------------------------------------------------------------------- value constructors
+
+def n(text):
+    return RawNumber(text)
+
+
+def i(v):
+    return {"integerValue": str(v)}
+
+
+def d(v):
+    return {"doubleValue": v if isinstance(v, (str, RawNumber)) else n(repr(float(v)))}
+
+
+def s(v):
+    return {"stringValue": v}
+
+
+def ts(v):
+    return {"timestampValue": v}
+
+
+def b64(v):
+    return {"bytesValue": v}
+
+
+def ref(path):
+    return {"referenceValue": f"{DOCS}/{path}"}
+
+
+def geo(lat, lng):
+    return {"geoPointValue": {"latitude": n(repr(float(lat))), "longitude": n(repr(float(lng)))}}
+
+
+def arr(*vs):
+    return {"arrayValue": {"values": list(vs)}} if vs else {"arrayValue": {}}
+
+
+def mp(**fields):
+    return {"mapValue": {"fields": fields}} if fields else {"mapValue": {}}
+
+
+def mpd(fields):
+    return {"mapValue": {"fields": fields}}
+
+
+NULL = {"nullValue": None}
+TRUE = {"booleanValue": True}
+FALSE = {"booleanValue": False}
+
+
+def vector(*xs):
+    return mpd({"__type__": s("__vector__"), "value": arr(*[d(x) for x in xs])})
+
+
+# --------------------------------------------------------------------------- value_ordering.json
+
+ORDERING_VALUES = [
+    ("null", NULL),
+    ("false", FALSE), ("true", TRUE),
+    ("NaN", d("NaN")), ("-Infinity", d("-Infinity")),
+    ("int64 min", i(-9223372036854775808)), ("double -2^63", d(n("-9.223372036854775808E18"))),
+    ("double -1e300", d(n("-1e300"))), ("double -1.5", d(-1.5)), ("int -1", i(-1)), ("double -1.0", d(n("-1.0"))),
+    ("double -0.0 (as \"-0\")", d("-0")), ("int 0", i(0)), ("double 0.0", d(n("0.0"))),
+    ("double 5e-324", d(n("4.9E-324"))), ("double 0.5", d(0.5)),
+    ("int 1", i(1)), ("double 1.0", d(n("1.0"))), ("int 3", i(3)), ("double 3.0", d(n("3.0"))), ("double 3.5", d(3.5)),
+    ("int 2^53", i(9007199254740992)), ("double 2^53", d(n("9007199254740992.0"))),
+    ("int 2^53+1", i(9007199254740993)), ("double 2^53+2", d(n("9007199254740994.0"))),
+    ("int64 max", i(9223372036854775807)), ("double 2^63", d(n("9.223372036854775808E18"))),
+    ("double 1e21", d(n("1e21"))), ("Infinity", d("Infinity")),
+    ("ts 0001-01-01", ts("0001-01-01T00:00:00Z")), ("ts 1969-12-31T23:59:59.999999", ts("1969-12-31T23:59:59.999999Z")),
+    ("ts epoch", ts("1970-01-01T00:00:00Z")), ("ts epoch+1us", ts("1970-01-01T00:00:00.000001Z")),
+    ("ts epoch+1s", ts("1970-01-01T00:00:01Z")), ("ts 2024-02-29 +01:00", ts("2024-02-29T12:00:00+01:00")),
+    ("ts 2024-02-29T11:00Z (same instant)", ts("2024-02-29T11:00:00Z")), ("ts 9999-12-31 max", ts("9999-12-31T23:59:59.999999Z")),
+    ("string empty", s("")), ("string NUL", s("\u0000")), ("string A", s("A")), ("string Z", s("Z")),
+    ("string a", s("a")), ("string a NUL b", s("a\u0000b")), ("string ab", s("ab")), ("string b", s("b")),
+    ("string U+007F", s("\u007f")), ("string U+00E9", s("\u00e9")), ("string e + U+0301 (decomposed)", s("e\u0301")),
+    ("string U+FFFD", s("\ufffd")), ("string U+FF5E", s("\uff5e")), ("string U+1F600", s("\U0001F600")),
+    ("string 1500 x + a", s("x" * 1500 + "a")), ("string 1500 x + b", s("x" * 1500 + "b")),
+    ("bytes empty", b64("")), ("bytes 00", b64("AA==")), ("bytes 00 00", b64("AAA=")), ("bytes 01", b64("AQ==")),
+    ("bytes 7f", b64("fw==")), ("bytes 80", b64("gA==")), ("bytes ff", b64("/w==")),
+    ("ref other project", {"referenceValue": "projects/a-project/databases/(default)/documents/c/a"}),
+    ("ref c/__id-5__", ref("c/__id-5__")), ("ref c/__id5__", ref("c/__id5__")), ("ref c/__id10__", ref("c/__id10__")),
+    ("ref c/A", ref("c/A")), ("ref c/a", ref("c/a")), ("ref c/a/s/x", ref("c/a/s/x")), ("ref c/b", ref("c/b")),
+    ("ref c/__idx__", None), ("ref ca/a", ref("ca/a")), ("ref c/a (named db)", {"referenceValue": f"projects/{PROJECT}/databases/other/documents/c/a"}),
+    ("geo -90,0", geo(-90, 0)), ("geo 0,-180", geo(0, -180)), ("geo 0,0", geo(0, 0)), ("geo 0,1", geo(0, 1)),
+    ("geo 1,-1", geo(1, -1)), ("geo 90,180", geo(90, 180)),
+    ("array empty", arr()), ("array [null]", arr(NULL)), ("array [false]", arr(FALSE)), ("array [1]", arr(i(1))),
+    ("array [1.0]", arr(d(n("1.0")))), ("array [1,2]", arr(i(1), i(2))), ("array [1,2,3]", arr(i(1), i(2), i(3))),
+    ("array [1,2,3,1]", arr(i(1), i(2), i(3), i(1))), ("array [2]", arr(i(2))), ("array [\"a\"]", arr(s("a"))),
+    ("array [{}]", arr(mp())),
+    ("vector [1,2]", vector(1, 2)), ("vector [3]", vector(3)), ("vector [1,2,3]", vector(1, 2, 3)),
+    ("map empty", mp()), ("map {a:1}", mpd({"a": i(1)})), ("map {a:1.0}", mpd({"a": d(n("1.0"))})),
+    ("map {a:1,b:1}", mpd({"a": i(1), "b": i(1)})), ("map {a:2}", mpd({"a": i(2)})), ("map {a:\"x\"}", mpd({"a": s("x")})),
+    ("map {b:0}", mpd({"b": i(0)})), ("map {B:9}", mpd({"B": i(9)})), ("map {é:0}", mpd({"\u00e9": i(0)})),
+    ("map {a:{b:1}}", mpd({"a": mpd({"b": i(1)})})),
+]
+
+
+def record_ordering(emu):
+    emu.clear()
+    values = []
+    for k, (note, value) in enumerate(ORDERING_VALUES):
+        if value is None:
+            continue
+        vid = f"v{len(values):03d}"
+        status, body = emu.patch(f"ordering/{vid}", {"v": value})
+        entry = {"id": vid, "note": note, "value": value}
+        if status != 200:
+            entry["writeError"] = error_of(body)
+        values.append(entry)
+    written = [e for e in values if "writeError" not in e]
+
+    order_query = {"from": [{"collectionId": "ordering"}], "orderBy": [{"field": {"fieldPath": "v"}}]}
+    status, body = emu.run_query(order_query)
+    assert status == 200, body
+    ascending = result_ids(body)
+    status, body = emu.run_query({**order_query, "orderBy": [{"field": {"fieldPath": "v"}, "direction": "DESCENDING"}]})
+    descending = result_ids(body)
+
+    # Equality groups: documents between inclusive cursors at the value itself.
+    by_id = {e["id"]: e for e in written}
+    groups = []
+    placed = set()
+    for vid in ascending:
+        if vid in placed:
+            continue
+        v = by_id[vid]["value"]
+        status, body = emu.run_query({
+            "from": [{"collectionId": "ordering"}], "orderBy": [{"field": {"fieldPath": "v"}}],
+            "startAt": {"values": [v], "before": True}, "endAt": {"values": [v], "before": False}})
+        group = result_ids(body) if status == 200 else [vid]
+        assert vid in group, (vid, group)
+        groups.append(group)
+        placed.update(group)
+    assert [x for g in groups for x in g] == ascending, "groups must tile the ascending order"
+    return {
+        "description": "Values written as field `v` of documents ordering/{id}; `groups` is the emulator's "
+                       "ascending orderBy v (ties broken by __name__), values in one group compare equal "
+                       "(found with inclusive startAt/endAt cursors at the value). `descending` is orderBy v DESC.",
+        "values": values,
+        "groups": groups,
+        "descending": descending,
+    }
+
+
+# --------------------------------------------------------------------------- json_roundtrip.json
+
+ROUNDTRIP_VALUES = [
+    ("double -0.0 number", d(n("-0.0"))), ("double \"-0\" string", d("-0")), ("double 0.0", d(n("0.0"))),
+    ("double 1.0", d(n("1.0"))), ("double 1 (integer text)", d(n("1"))), ("double 1.5", d(n("1.5"))),
+    ("double \"1.5\" string", d("1.5")), ("double 0.1", d(n("0.1"))), ("double 100", d(n("100"))),
+    ("double 1234567", d(n("1234567"))), ("double 9999999", d(n("9999999"))), ("double 1e7", d(n("1e7"))),
+    ("double 12345678.9", d(n("12345678.9"))), ("double 0.001", d(n("0.001"))), ("double 0.0001", d(n("0.0001"))),
+    ("double 1e-7", d(n("1e-7"))), ("double 1e21", d(n("1e21"))), ("double 1e22", d(n("1e22"))),
+    ("double 2^53", d(n("9007199254740992"))), ("double 2^53+1 (rounds)", d(n("9007199254740993"))),
+    ("double 0.30000000000000004", d(n("0.30000000000000004"))), ("double -2.5e-5", d(n("-2.5e-5"))),
+    ("double max", d(n("1.7976931348623157e308"))), ("double min normal", d(n("2.2250738585072014E-308"))),
+    ("double min subnormal", d(n("5e-324"))), ("double 1e400 (overflow)", d(n("1e400"))),
+    ("double NaN", d("NaN")), ("double Infinity", d("Infinity")), ("double -Infinity", d("-Infinity")),
+    ("double \"nan\" (lowercase)", d("nan")), ("double \"1e2\" string", d("1e2")),
+    ("int 0", i(0)), ("int -0 text", {"integerValue": "-0"}), ("int max", i(9223372036854775807)),
+    ("int min", i(-9223372036854775808)), ("int max+1", {"integerValue": "9223372036854775808"}),
+    ("int min-1", {"integerValue": "-9223372036854775809"}), ("int as number", {"integerValue": n("42")}),
+    ("int as number 5.0", {"integerValue": n("5.0")}), ("int as number 1.5", {"integerValue": n("1.5")}),
+    ("int \"1e3\"", {"integerValue": "1e3"}), ("int \"abc\"", {"integerValue": "abc"}),
+    ("ts 0 digits", ts("2024-01-02T03:04:05Z")), ("ts 1 digit", ts("2024-01-02T03:04:05.1Z")),
+    ("ts 3 digits", ts("2024-01-02T03:04:05.123Z")), ("ts 3 digits trailing zero", ts("2024-01-02T03:04:05.120Z")),
+    ("ts 6 digits", ts("2024-01-02T03:04:05.123456Z")), ("ts 6 digits = whole ms", ts("2024-01-02T03:04:05.123000Z")),
+    ("ts 7 digits", ts("2024-01-02T03:04:05.1234567Z")), ("ts 9 digits", ts("2024-01-02T03:04:05.123456789Z")),
+    ("ts 9 digits sub-us only", ts("2024-01-02T03:04:05.000000999Z")),
+    ("ts offset +05:30", ts("2024-01-02T03:04:05.5+05:30")), ("ts offset -08:00 crossing day", ts("2024-01-01T20:00:00-08:00")),
+    ("ts lowercase t z", ts("2024-01-02t03:04:05z")), ("ts min", ts("0001-01-01T00:00:00Z")),
+    ("ts max", ts("9999-12-31T23:59:59.999999999Z")), ("ts leap day", ts("2024-02-29T00:00:00Z")),
+    ("ts not leap day", ts("2023-02-29T00:00:00Z")), ("ts space separator", ts("2024-01-02 03:04:05Z")),
+    ("ts no offset", ts("2024-01-02T03:04:05")), ("ts 10 digits", ts("2024-01-02T03:04:05.1234567891Z")),
+    ("ts year 0", ts("0000-12-31T23:59:59Z")), ("ts second 60", ts("2024-01-02T03:04:60Z")),
+    ("bytes padded", b64("AQID")), ("bytes unpadded", b64("AQI")), ("bytes url-safe", b64("_-8")),
+    ("bytes standard", b64("/+8=")), ("bytes empty", b64("")), ("bytes invalid char", b64("A*==")),
+    ("string escapes", s("q\"b\\n\n\t\u0001\u001f\u007f</>&='\u2028\u2029\u00e9\U0001F600")),
+    ("null as null", NULL), ("null as NULL_VALUE", {"nullValue": "NULL_VALUE"}), ("bool true", TRUE),
+    ("geo 0,0", geo(0, 0)), ("geo empty object", {"geoPointValue": {}}), ("geo 1.5,-2", geo(1.5, -2)),
+    ("geo lat only 0", {"geoPointValue": {"longitude": n("2")}}), ("geo -0.0,-0.0", geo("-0.0", "-0.0")),
+    ("geo lat 91", geo(91, 0)), ("geo lng -181", geo(0, -181)),
+    ("array empty object", {"arrayValue": {}}), ("array empty values", {"arrayValue": {"values": []}}),
+    ("array nested array", arr(arr(i(1)))), ("map empty", {"mapValue": {}}), ("map empty fields", {"mapValue": {"fields": {}}}),
+    ("map nested", mpd({"b": i(1), "a": mpd({"z": NULL, "y": arr()})})),
+    ("ref valid", ref("c/d")), ("ref collection (odd)", {"referenceValue": f"{DOCS}/c"}),
+    ("ref other project", {"referenceValue": "projects/other/databases/(default)/documents/c/d"}),
+    ("ref not a name", {"referenceValue": "x"}),
+    ("value with no key", {}), ("value with two keys", {"nullValue": None, "booleanValue": True}),
+    ("value with unknown key", {"bogusValue": 1}), ("snake_case key", {"string_value": "snake"}),
+    ("map reserved key __x__", mpd({"__x__": i(1)})), ("map empty key", mpd({"": i(1)})),
+]
+
+
+def record_roundtrip(emu):
+    emu.clear()
+    cases = []
+    for k, (note, value) in enumerate(ROUNDTRIP_VALUES):
+        cid = f"r{k:03d}"
+        status, body = emu.patch(f"roundtrip/{cid}", {"v": value})
+        case = {"id": cid, "note": note, "input": value}
+        if status == 200:
+            status, body = emu.get(f"roundtrip/{cid}")
+            assert status == 200, body
+            case["output"] = body["fields"]["v"]
+        else:
+            case["error"] = error_of(body)
+        cases.append(case)
+
+    # Does writing -0.0 over 0.0 (and 1.0 over integer 1) count as a change?
+    emu.patch("roundtrip/same", {"z": d(n("0.0")), "one": i(1)})
+    _, before = emu.get("roundtrip/same")
+    emu.patch("roundtrip/same", {"z": d("-0"), "one": i(1)})
+    _, after_negzero = emu.get("roundtrip/same")
+    emu.patch("roundtrip/same", {"z": d("-0"), "one": d(n("1.0"))})
+    _, after_double = emu.get("roundtrip/same")
+    changes = {
+        "zero then -0: updateTime changed": before["updateTime"] != after_negzero["updateTime"],
+        "integer 1 then double 1.0: updateTime changed": after_negzero["updateTime"] != after_double["updateTime"],
+        "integer 1 then double 1.0: stored as": after_double["fields"]["one"],
+    }
+    return {
+        "description": "Each input written as field `v` of roundtrip/{id} (PATCH), then read back with GetDocument. "
+                       "`output` is the value JSON the emulator returned (number text verbatim); `error` when the "
+                       "write was rejected.",
+        "cases": cases,
+        "rewrites": changes,
+    }
+
+
+# --------------------------------------------------------------------------- query_cases.json
+
+DATASET = {
+    "d01": {"a": i(1), "b": TRUE, "arr": arr(i(1), i(2)), "s": s("apple"), "m": mpd({"x": i(1)})},
+    "d02": {"a": i(2), "b": FALSE, "arr": arr(i(3)), "s": s("banana"), "m": mpd({"x": i(2)})},
+    "d03": {"a": i(3), "arr": arr(d(n("3.0"))), "s": s("Cherry")},
+    "d04": {"a": d(n("3.0")), "arr": arr(i(3), i(4)), "s": s("cherry")},
+    "d05": {"a": d(n("2.5")), "arr": arr(), "s": s("")},
+    "d06": {"a": d("NaN"), "arr": arr(d("NaN")), "s": s("\u00e9clair")},
+    "d07": {"a": NULL, "arr": arr(NULL), "s": NULL},
+    "d08": {"b": TRUE, "s": s("zebra")},
+    "d09": {"a": s("3"), "arr": arr(s("3")), "s": s("3")},
+    "d10": {"a": s("apple"), "arr": arr(s("a"), s("b"))},
+    "d11": {"a": d("-Infinity"), "arr": arr(i(-1))},
+    "d12": {"a": d("Infinity"), "m": mpd({"x": d(n("1.0"))})},
+    "d13": {"a": i(-9223372036854775808), "b": FALSE},
+    "d14": {"a": i(9223372036854775807)},
+    "d15": {"a": d(n("-0.0")), "arr": arr(d(n("0.0")))},
+    "d16": {"a": i(0), "arr": arr(i(0), NULL)},
+    "d17": {"a": TRUE},
+    "d18": {"a": FALSE},
+    "d19": {"a": ts("2024-01-01T00:00:00Z"), "t": ts("2024-01-01T00:00:00Z")},
+    "d20": {"a": ts("2023-06-15T12:30:00.5Z"), "t": ts("2023-06-15T12:30:00.5Z")},
+    "d21": {"a": b64("AQI="), "arr": arr(b64("AQI="))},
+    "d22": {"a": ref("q/d01")},
+    "d23": {"a": geo(10, 20)},
+    "d24": {"a": arr(i(1), i(2))},
+    "d25": {"a": arr(i(3))},
+    "d26": {"a": mpd({"x": i(1)})},
+    "d27": {"a": mp()},
+    "d28": {"a": d(n("1.5")), "b": TRUE, "m": mpd({"x": s("one")})},
+    "d29": {"a": i(9007199254740993)},
+    "d30": {"a": d(n("9007199254740992.0"))},
+    "d31": {"arr": arr(i(1), i(2), i(3))},
+    "d32": {"a": d(n("-1.5")), "b": NULL},
+    # Sub-collections named like the queried one: only collection-group queries see them.
+    "d01/q/x1": {"a": i(3), "s": s("nested")},
+    "d02/other/x2": {"a": i(3)},
+    "d02/other/x2/q/x3": {"a": d(n("3.0"))},
+}
+
+
+def ff(field, op, value):
+    return {"fieldFilter": {"field": {"fieldPath": field}, "op": op, "value": value}}
+
+
+def uf(field, op):
+    return {"unaryFilter": {"field": {"fieldPath": field}, "op": op}}
+
+
+def AND(*fs):
+    return {"compositeFilter": {"op": "AND", "filters": list(fs)}}
+
+
+def OR(*fs):
+    return {"compositeFilter": {"op": "OR", "filters": list(fs)}}
+
+
+def asc(field):
+    return {"field": {"fieldPath": field}, "direction": "ASCENDING"}
+
+
+def desc(field):
+    return {"field": {"fieldPath": field}, "direction": "DESCENDING"}
+
+
+def Q(where=None, order=None, **extra):
+    q = {"from": [{"collectionId": "q"}]}
+    if where is not None:
+        q["where"] = where
+    if order is not None:
+        q["orderBy"] = order
+    q.update(extra)
+    return q
+
+
+QUERIES = [
+    ("all, default order", Q()),
+    ("orderBy a asc (missing excluded; cross-type order)", Q(order=[asc("a")])),
+    ("orderBy a desc", Q(order=[desc("a")])),
+    ("orderBy s asc (UTF-8 order)", Q(order=[asc("s")])),
+    ("orderBy b desc then a asc", Q(order=[desc("b"), asc("a")])),
+    ("orderBy m.x asc", Q(order=[asc("m.x")])),
+    ("orderBy __name__ desc", Q(order=[desc("__name__")])),
+    ("a == 3 (int matches 3.0)", Q(ff("a", "EQUAL", i(3)))),
+    ("a == 3.0", Q(ff("a", "EQUAL", d(n("3.0"))))),
+    ("a == -0.0 (matches 0)", Q(ff("a", "EQUAL", d(n("-0.0"))))),
+    ("a == \"3\"", Q(ff("a", "EQUAL", s("3")))),
+    ("a == true", Q(ff("a", "EQUAL", TRUE))),
+    ("a == [1,2]", Q(ff("a", "EQUAL", arr(i(1), i(2))))),
+    ("a == {x:1}", Q(ff("a", "EQUAL", mpd({"x": i(1)})))),
+    ("a == null (EQUAL with null)", Q(ff("a", "EQUAL", NULL))),
+    ("a == NaN (EQUAL with NaN)", Q(ff("a", "EQUAL", d("NaN")))),
+    ("a == 2^53 double (int 2^53+1 differs)", Q(ff("a", "EQUAL", d(n("9007199254740992.0"))))),
+    ("a == int 2^53+1", Q(ff("a", "EQUAL", i(9007199254740993)))),
+    ("a != 3", Q(ff("a", "NOT_EQUAL", i(3)))),
+    ("a != null", Q(ff("a", "NOT_EQUAL", NULL))),
+    ("a != NaN", Q(ff("a", "NOT_EQUAL", d("NaN")))),
+    ("a > 2 (numbers only)", Q(ff("a", "GREATER_THAN", i(2)))),
+    ("a >= 3.0", Q(ff("a", "GREATER_THAN_OR_EQUAL", d(n("3.0"))))),
+    ("a < 3", Q(ff("a", "LESS_THAN", i(3)))),
+    ("a <= 0", Q(ff("a", "LESS_THAN_OR_EQUAL", i(0)))),
+    ("a > -Infinity", Q(ff("a", "GREATER_THAN", d("-Infinity")))),
+    ("a < Infinity", Q(ff("a", "LESS_THAN", d("Infinity")))),
+    ("a > NaN (range with NaN)", Q(ff("a", "GREATER_THAN", d("NaN")))),
+    ("a >= NaN", Q(ff("a", "GREATER_THAN_OR_EQUAL", d("NaN")))),
+    ("a < NaN", Q(ff("a", "LESS_THAN", d("NaN")))),
+    ("a > \"\" (strings only)", Q(ff("a", "GREATER_THAN", s("")))),
+    ("a < true (booleans only)", Q(ff("a", "LESS_THAN", TRUE))),
+    ("a > null", Q(ff("a", "GREATER_THAN", NULL))),
+    ("a >= null", Q(ff("a", "GREATER_THAN_OR_EQUAL", NULL))),
+    ("a > timestamp 2023", Q(ff("a", "GREATER_THAN", ts("2023-01-01T00:00:00Z")))),
+    ("a < [5] (arrays only)", Q(ff("a", "LESS_THAN", arr(i(5))))),
+    ("a > {} (maps only)", Q(ff("a", "GREATER_THAN", mp()))),
+    ("a >= 2^53 double", Q(ff("a", "GREATER_THAN_OR_EQUAL", d(n("9007199254740992.0"))))),
+    ("a > 2^53 double (int 2^53+1 is greater)", Q(ff("a", "GREATER_THAN", d(n("9007199254740992.0"))))),
+    ("a > 1 and a < 3", Q(AND(ff("a", "GREATER_THAN", i(1)), ff("a", "LESS_THAN", i(3))))),
+    ("a > 1 orderBy a desc", Q(ff("a", "GREATER_THAN", i(1)), [desc("a")])),
+    ("a in [3, \"3\"]", Q(ff("a", "IN", arr(i(3), s("3"))))),
+    ("a in [3.0] (double vs stored int 3)", Q(ff("a", "IN", arr(d(n("3.0")))))),
+    ("a in [0] (matches -0.0?)", Q(ff("a", "IN", arr(i(0))))),
+    ("a in [null]", Q(ff("a", "IN", arr(NULL)))),
+    ("a in [NaN]", Q(ff("a", "IN", arr(d("NaN"))))),
+    ("a not-in [3, true]", Q(ff("a", "NOT_IN", arr(i(3), TRUE)))),
+    ("a not-in [null]", Q(ff("a", "NOT_IN", arr(NULL)))),
+    ("a not-in [NaN]", Q(ff("a", "NOT_IN", arr(d("NaN"))))),
+    ("arr array-contains 3 (int vs 3.0)", Q(ff("arr", "ARRAY_CONTAINS", i(3)))),
+    ("arr array-contains 3.0", Q(ff("arr", "ARRAY_CONTAINS", d(n("3.0"))))),
+    ("arr array-contains null", Q(ff("arr", "ARRAY_CONTAINS", NULL))),
+    ("arr array-contains NaN", Q(ff("arr", "ARRAY_CONTAINS", d("NaN")))),
+    ("arr array-contains -0.0", Q(ff("arr", "ARRAY_CONTAINS", d(n("-0.0"))))),
+    ("arr array-contains-any [2, \"a\", 4.0]", Q(ff("arr", "ARRAY_CONTAINS_ANY", arr(i(2), s("a"), d(n("4.0")))))),
+    ("arr array-contains-any [null, NaN]", Q(ff("arr", "ARRAY_CONTAINS_ANY", arr(NULL, d("NaN"))))),
+    ("a IS_NAN", Q(uf("a", "IS_NAN"))),
+    ("a IS_NOT_NAN", Q(uf("a", "IS_NOT_NAN"))),
+    ("a IS_NULL", Q(uf("a", "IS_NULL"))),
+    ("a IS_NOT_NULL", Q(uf("a", "IS_NOT_NULL"))),
+    ("s IS_NOT_NAN (strings are not NaN)", Q(uf("s", "IS_NOT_NAN"))),
+    ("b == true OR a == 3", Q(OR(ff("b", "EQUAL", TRUE), ff("a", "EQUAL", i(3))))),
+    ("(b == false AND a == 2) OR s == \"zebra\"", Q(OR(AND(ff("b", "EQUAL", FALSE), ff("a", "EQUAL", i(2))), ff("s", "EQUAL", s("zebra"))))),
+    ("b == true AND (a > 1 OR a < 0)", Q(AND(ff("b", "EQUAL", TRUE), OR(ff("a", "GREATER_THAN", i(1)), ff("a", "LESS_THAN", i(0)))))),
+    ("OR with one filter", Q(OR(ff("a", "EQUAL", i(1))))),
+    ("AND of nothing", Q(AND())),
+    ("a > 1 and s > \"a\" (two inequality fields)", Q(AND(ff("a", "GREATER_THAN", i(1)), ff("s", "GREATER_THAN", s("a"))))),
+    ("m.x == 1", Q(ff("m.x", "EQUAL", i(1)))),
+    ("__name__ == q/d03", Q(ff("__name__", "EQUAL", ref("q/d03")))),
+    ("__name__ > q/d28", Q(ff("__name__", "GREATER_THAN", ref("q/d28")))),
+    ("__name__ in [d02, d05]", Q(ff("__name__", "IN", arr(ref("q/d02"), ref("q/d05"))))),
+    ("orderBy a startAt [3]", Q(order=[asc("a")], startAt={"values": [i(3)], "before": True})),
+    ("orderBy a startAfter [3]", Q(order=[asc("a")], startAt={"values": [i(3)], "before": False})),
+    ("orderBy a endAt [3.0]", Q(order=[asc("a")], endAt={"values": [d(n("3.0"))], "before": False})),
+    ("orderBy a endBefore [3.0]", Q(order=[asc("a")], endAt={"values": [d(n("3.0"))], "before": True})),
+    ("orderBy a startAt [3, q/d04] (name tie-break)", Q(order=[asc("a")], startAt={"values": [i(3), ref("q/d04")], "before": True})),
+    ("orderBy a desc startAt [2]", Q(order=[desc("a")], startAt={"values": [i(2)], "before": True})),
+    ("orderBy a startAt [\"\"] endBefore [{}] (cross-type range)", Q(order=[asc("a")], startAt={"values": [s("")], "before": True}, endAt={"values": [mp()], "before": True})),
+    ("orderBy a startAt [NaN] endAt [NaN]", Q(order=[asc("a")], startAt={"values": [d("NaN")], "before": True}, endAt={"values": [d("NaN")], "before": False})),
+    ("orderBy a startAfter [null]", Q(order=[asc("a")], startAt={"values": [NULL], "before": False})),
+    ("cursor on __name__ only", Q(startAt={"values": [ref("q/d30")], "before": False})),
+    ("orderBy a offset 3 limit 4", Q(order=[asc("a")], offset=3, limit=4)),
+    ("limit 0", Q(limit=0)),
+    ("offset past end", Q(offset=100)),
+    ("select a only (result ids)", Q(select={"fields": [{"fieldPath": "a"}]}, limit=2)),
+    ("a > 1 orderBy s (inequality field appended after explicit order)", Q(ff("a", "GREATER_THAN", i(1)), [asc("s")])),
+    ("a in [1, 2.5] orderBy a desc", Q(ff("a", "IN", arr(i(1), d(n("2.5")))), [desc("a")])),
+    ("arr == [3] (array equality, 3 vs 3.0)", Q(ff("arr", "EQUAL", arr(i(3))))),
+    ("arr array-contains-any [3.0]", Q(ff("arr", "ARRAY_CONTAINS_ANY", arr(d(n("3.0")))))),
+    ("a == timestamp with sub-microsecond digits", Q(ff("a", "EQUAL", ts("2023-06-15T12:30:00.500000999Z")))),
+    ("a > timestamp with sub-microsecond digits", Q(ff("a", "GREATER_THAN", ts("2023-06-15T12:30:00.500000999Z")))),
+    ("a != 1 and s != \"x\" (two !=)", Q(AND(ff("a", "NOT_EQUAL", i(1)), ff("s", "NOT_EQUAL", s("x"))))),
+    ("a IS_NOT_NULL and b != true", Q(AND(uf("a", "IS_NOT_NULL"), ff("b", "NOT_EQUAL", TRUE)))),
+    ("OR of nothing", Q(OR())),
+    ("collection group q, a == 3", {"from": [{"collectionId": "q", "allDescendants": True}], "where": ff("a", "EQUAL", i(3))}),
+    ("collection group q under q/d02", {"from": [{"collectionId": "q", "allDescendants": True}]}, "q/d02"),
+    ("collection q under q/d01", {"from": [{"collectionId": "q"}]}, "q/d01"),
+    ("error: cursor longer than orderBy", Q(order=[asc("a")], startAt={"values": [i(1), ref("q/d01"), i(3)], "before": True})),
+    ("error: in with empty array", Q(ff("a", "IN", arr()))),
+    ("error: in with non-array", Q(ff("a", "IN", i(3)))),
+    ("error: two not-in", Q(AND(ff("a", "NOT_IN", arr(i(1))), ff("s", "NOT_IN", arr(s("x")))))),
+    ("error: not-in with !=", Q(AND(ff("a", "NOT_IN", arr(i(1))), ff("s", "NOT_EQUAL", s("x"))))),
+    ("error: __name__ == string", Q(ff("__name__", "EQUAL", s("d01")))),
+    ("error: negative limit", Q(limit=-1)),
+    ("error: negative offset", Q(offset=-1)),
+    ("error: not-in with 11 values", Q(ff("a", "NOT_IN", arr(*[i(k) for k in range(11)])))),
+]
+
+
+def record_queries(emu):
+    emu.clear()
+    for doc_id, fields in DATASET.items():
+        status, body = emu.patch(f"q/{doc_id}", fields)
+        assert status == 200, (doc_id, body)
+    cases = []
+    for name, query, *parent in QUERIES:
+        parent = parent[0] if parent else ""
+        status, body = emu.run_query(query, parent)
+        case = {"name": name, "query": query}
+        if parent:
+            case["parent"] = parent
+        if status == 200:
+            case["result"] = result_ids(body)
+        else:
+            case["error"] = error_of(body)
+        cases.append(case)
+    return {
+        "description": "Dataset: documents q/{id} with the given fields, written with PATCH. Each query ran as "
+                       "runQuery with parent = documents root unless `parent` names a document; `result` is the ids in the emulator's order, "
+                       "`error` the status it answered.",
+        "dataset": DATASET,
+        "cases": cases,
+    }
+
+
+# --------------------------------------------------------------------------- transforms.json
+
+def tr(field, kind, operand):
+    return {"fieldPath": field, kind: operand}
+
+
+TRANSFORM_CASES = [
+    ("increment int+int", {"n": i(5)}, [tr("n", "increment", i(3))]),
+    ("increment int+double", {"n": i(5)}, [tr("n", "increment", d(n("0.5")))]),
+    ("increment double+int", {"n": d(n("1.5"))}, [tr("n", "increment", i(1))]),
+    ("increment double+double", {"n": d(n("0.1"))}, [tr("n", "increment", d(n("0.2")))]),
+    ("increment saturates at int64 max", {"n": i(9223372036854775807)}, [tr("n", "increment", i(1))]),
+    ("increment saturates at int64 min", {"n": i(-9223372036854775808)}, [tr("n", "increment", i(-1))]),
+    ("increment max + max", {"n": i(9223372036854775807)}, [tr("n", "increment", i(9223372036854775807))]),
+    ("increment missing field", {}, [tr("n", "increment", i(7))]),
+    ("increment missing field by double", {}, [tr("n", "increment", d(n("-0.0")))]),
+    ("increment string field", {"n": s("x")}, [tr("n", "increment", i(2))]),
+    ("increment null field", {"n": NULL}, [tr("n", "increment", d(n("2.5")))]),
+    ("increment NaN field", {"n": d("NaN")}, [tr("n", "increment", i(1))]),
+    ("increment Infinity by -Infinity", {"n": d("Infinity")}, [tr("n", "increment", d("-Infinity"))]),
+    ("increment by 0 (unchanged)", {"n": i(4)}, [tr("n", "increment", i(0))]),
+    ("increment int by -0.0", {"n": i(4)}, [tr("n", "increment", d(n("-0.0")))]),
+    ("increment nested m.x", {"m": mpd({"x": i(1), "y": i(2)})}, [tr("m.x", "increment", i(1))]),
+    ("increment through non-map", {"m": i(1)}, [tr("m.x", "increment", i(1))]),
+    ("increment by string (invalid)", {"n": i(1)}, [tr("n", "increment", s("1"))]),
+    ("increment 2^53 int by 1.0", {"n": i(9007199254740993)}, [tr("n", "increment", d(n("1.0")))]),
+    ("maximum int vs larger double", {"n": i(3)}, [tr("n", "maximum", d(n("3.5")))]),
+    ("maximum int 3 vs 3.0 (keeps stored)", {"n": i(3)}, [tr("n", "maximum", d(n("3.0")))]),
+    ("maximum double 3.0 vs int 3", {"n": d(n("3.0"))}, [tr("n", "maximum", i(3))]),
+    ("maximum 0.0 vs -0.0", {"n": d(n("0.0"))}, [tr("n", "maximum", d(n("-0.0")))]),
+    ("maximum int 0 vs -0.0", {"n": i(0)}, [tr("n", "maximum", d(n("-0.0")))]),
+    ("maximum NaN stored vs 1", {"n": d("NaN")}, [tr("n", "maximum", i(1))]),
+    ("maximum 1 vs NaN operand", {"n": i(1)}, [tr("n", "maximum", d("NaN"))]),
+    ("maximum missing field", {}, [tr("n", "maximum", i(2))]),
+    ("maximum string field", {"n": s("z")}, [tr("n", "maximum", i(2))]),
+    ("maximum smaller operand", {"n": i(10)}, [tr("n", "maximum", i(2))]),
+    ("maximum non-numeric operand (invalid)", {"n": i(1)}, [tr("n", "maximum", s("a"))]),
+    ("minimum int vs smaller double", {"n": i(3)}, [tr("n", "minimum", d(n("2.5")))]),
+    ("minimum int 3 vs 3.0 (keeps stored)", {"n": i(3)}, [tr("n", "minimum", d(n("3.0")))]),
+    ("minimum -0.0 stored vs 0", {"n": d(n("-0.0"))}, [tr("n", "minimum", i(0))]),
+    ("minimum NaN stored vs 1", {"n": d("NaN")}, [tr("n", "minimum", i(1))]),
+    ("minimum 1 vs NaN operand", {"n": i(1)}, [tr("n", "minimum", d("NaN"))]),
+    ("minimum -Infinity", {"n": i(-9223372036854775808)}, [tr("n", "minimum", d("-Infinity"))]),
+    ("minimum missing field", {}, [tr("n", "minimum", d(n("1.5")))]),
+    ("appendMissingElements to missing", {}, [tr("a", "appendMissingElements", {"values": [i(1), i(2)]})]),
+    ("appendMissingElements to non-array", {"a": s("x")}, [tr("a", "appendMissingElements", {"values": [i(1)]})]),
+    ("appendMissingElements [1,2] + [2,3]", {"a": arr(i(1), i(2))}, [tr("a", "appendMissingElements", {"values": [i(2), i(3)]})]),
+    ("appendMissingElements [3] + [3.0]", {"a": arr(i(3))}, [tr("a", "appendMissingElements", {"values": [d(n("3.0"))]})]),
+    ("appendMissingElements [NaN] + [NaN]", {"a": arr(d("NaN"))}, [tr("a", "appendMissingElements", {"values": [d("NaN")]})]),
+    ("appendMissingElements [null] + [null]", {"a": arr(NULL)}, [tr("a", "appendMissingElements", {"values": [NULL]})]),
+    ("appendMissingElements duplicates in input", {"a": arr()}, [tr("a", "appendMissingElements", {"values": [i(4), i(4), d(n("4.0"))]})]),
+    ("appendMissingElements [0] + [-0.0]", {"a": arr(i(0))}, [tr("a", "appendMissingElements", {"values": [d(n("-0.0"))]})]),
+    ("appendMissingElements maps", {"a": arr(mpd({"k": i(1)}))}, [tr("a", "appendMissingElements", {"values": [mpd({"k": d(n("1.0"))}), mpd({"k": i(2)})]})]),
+    ("appendMissingElements nothing (unchanged)", {"a": arr(i(1))}, [tr("a", "appendMissingElements", {})]),
+    ("removeAllFromArray [1,2,1,3] - [1]", {"a": arr(i(1), i(2), i(1), i(3))}, [tr("a", "removeAllFromArray", {"values": [i(1)]})]),
+    ("removeAllFromArray [3] - [3.0]", {"a": arr(i(3), s("3"))}, [tr("a", "removeAllFromArray", {"values": [d(n("3.0"))]})]),
+    ("removeAllFromArray NaN", {"a": arr(d("NaN"), i(1))}, [tr("a", "removeAllFromArray", {"values": [d("NaN")]})]),
+    ("removeAllFromArray null", {"a": arr(NULL, FALSE)}, [tr("a", "removeAllFromArray", {"values": [NULL]})]),
+    ("removeAllFromArray from missing", {}, [tr("a", "removeAllFromArray", {"values": [i(1)]})]),
+    ("removeAllFromArray from non-array", {"a": i(1)}, [tr("a", "removeAllFromArray", {"values": [i(1)]})]),
+    ("removeAllFromArray absent element (unchanged)", {"a": arr(i(1))}, [tr("a", "removeAllFromArray", {"values": [i(2)]})]),
+    ("serverTimestamp", {}, [tr("t", "setToServerValue", "REQUEST_TIME")]),
+    ("serverTimestamp nested", {"m": mp()}, [tr("m.t", "setToServerValue", "REQUEST_TIME")]),
+    ("two transforms, in order", {"n": i(1)}, [tr("n", "increment", i(1)), tr("k", "maximum", i(9))]),
+    ("two transforms on one field", {"n": i(1)}, [tr("n", "increment", i(1)), tr("n", "increment", i(1))]),
+    ("transform on parent and child", {"m": mpd({"x": i(1)})}, [tr("m", "setToServerValue", "REQUEST_TIME"), tr("m.x", "increment", i(1))]),
+    ("transform on reserved field", {}, [tr("__x__", "increment", i(1))]),
+]
+
+WRITE_CASES = [
+    # (note, existing fields or None, write without the name, extra transforms)
+    ("set replaces", {"a": i(1), "b": i(2)}, {"update": {"fields": {"a": i(5)}}}),
+    ("set identical (unchanged)", {"a": i(1)}, {"update": {"fields": {"a": i(1)}}}),
+    ("set 1.0 over integer 1", {"a": i(1)}, {"update": {"fields": {"a": d(n("1.0"))}}}),
+    ("set -0.0 over 0.0", {"a": d(n("0.0"))}, {"update": {"fields": {"a": d(n("-0.0"))}}}),
+    ("mask merges, deletes absent masked", {"a": i(1), "b": i(2), "c": i(3)}, {"update": {"fields": {"a": i(9), "z": i(0)}}, "updateMask": {"fieldPaths": ["a", "b"]}}),
+    ("mask nested path", {"m": mpd({"x": i(1), "y": i(2)})}, {"update": {"fields": {"m": mpd({"x": i(5)})}}, "updateMask": {"fieldPaths": ["m.x"]}}),
+    ("mask path through non-map", {"m": i(1)}, {"update": {"fields": {"m": mpd({"x": i(5)})}}, "updateMask": {"fieldPaths": ["m.x"]}}),
+    ("empty mask changes nothing", {"a": i(1)}, {"update": {"fields": {"a": i(2)}}, "updateMask": {}}),
+    ("empty mask + transform", {"a": i(1)}, {"update": {"fields": {}}, "updateMask": {}, "updateTransforms": [tr("a", "increment", i(1))]}),
+    ("empty mask on missing doc creates it", None, {"update": {"fields": {}}, "updateMask": {}}),
+    ("mask + transform on masked field", {"a": i(1)}, {"update": {"fields": {"a": i(5)}}, "updateMask": {"fieldPaths": ["a"]}, "updateTransforms": [tr("a", "increment", i(1))]}),
+    ("exists=true on missing", None, {"update": {"fields": {"a": i(1)}}, "currentDocument": {"exists": True}}),
+    ("exists=false on existing", {"a": i(1)}, {"update": {"fields": {"a": i(1)}}, "currentDocument": {"exists": False}}),
+    ("exists=false on missing", None, {"update": {"fields": {"a": i(1)}}, "currentDocument": {"exists": False}}),
+    ("updateTime mismatch", {"a": i(1)}, {"update": {"fields": {"a": i(2)}}, "currentDocument": {"updateTime": "2000-01-01T00:00:00Z"}}),
+    ("updateTime on missing", None, {"update": {"fields": {"a": i(2)}}, "currentDocument": {"updateTime": "2000-01-01T00:00:00Z"}}),
+    ("delete existing", {"a": i(1)}, {"delete": True}),
+    ("delete missing", None, {"delete": True}),
+    ("delete exists=true on missing", None, {"delete": True, "currentDocument": {"exists": True}}),
+    ("verify exists=true on existing", {"a": i(1)}, {"verify": True, "currentDocument": {"exists": True}}),
+    ("legacy transform write", {"n": i(1)}, {"transform": {"fieldTransforms": [tr("n", "increment", i(2))]}}),
+    ("legacy transform on missing doc", None, {"transform": {"fieldTransforms": [tr("n", "increment", i(2))]}}),
+    ("set reserved field name", None, {"update": {"fields": {"__x__": i(1)}}}),
+]
+
+
+def normalise_times(obj, known):
+    """Replaces clock-dependent timestamps by placeholders (`<commitTime>`, `<requestTime>`, `<createTime>`, `<updateTime:before>`)."""
+    if isinstance(obj, dict):
+        out = {}
+        for k, v in obj.items():
+            if isinstance(v, str) and v in known:
+                out[k] = known[v]
+            else:
+                out[k] = normalise_times(v, known)
+        return out
+    if isinstance(obj, list):
+        return [normalise_times(v, known) for v in obj]
+    return obj
+
+
+def run_write_case(emu, cid, existing, write):
+    path = f"transforms/{cid}"
+    name = f"{DOCS}/{path}"
+    before = None
+    if existing is not None:
+        status, before = emu.patch(path, existing)
+        assert status == 200, before
+    write = json.loads(dumps(write), parse_float=RawNumber, parse_int=RawNumber)
+    if "update" in write:
+        write["update"]["name"] = name
+    for op in ("delete", "verify"):
+        if write.get(op) is True:
+            write[op] = name
+    if "transform" in write:
+        write["transform"] = {"document": name, **write["transform"]}
+    status, body = emu.commit([write])
+    result = {"status": status}
+    if status != 200:
+        result["error"] = error_of(body)
+        return write, result
+    wr = body["writeResults"][0]
+    commit_time = body["commitTime"]
+    _, after = emu.get(path)
+    known = {commit_time: "<commitTime>"}
+    if before is not None:
+        known.setdefault(before["updateTime"], "<updateTime:before>")
+    for t in wr.get("transformResults", []):
+        if "timestampValue" in t and t["timestampValue"] not in known:
+            known[t["timestampValue"]] = "<requestTime>"
+    result["writeResult"] = normalise_times(wr, known)
+    if isinstance(after, dict) and "error" not in after:
+        if before is None:
+            known.setdefault(after["createTime"], "<createTime>")
+        doc = normalise_times(after, known)
+        doc.pop("name", None)
+        result["document"] = doc
+    else:
+        result["document"] = None
+    # The REQUEST_TIME value relative to the commit time (the emulator does not reuse it).
+    if "<requestTime>" in known.values():
+        req_time = next(k for k, v in known.items() if v == "<requestTime>")
+        result["requestTimeVsCommitTime"] = {"requestTime": req_time, "commitTime": commit_time}
+    return write, result
+
+
+def record_transforms(emu):
+    emu.clear()
+    cases = []
+    k = 0
+    for note, existing, transforms in TRANSFORM_CASES:
+        cid = f"t{k:03d}"
+        k += 1
+        write = {"update": {"fields": {}}, "updateMask": {}, "updateTransforms": transforms}
+        sent, result = run_write_case(emu, cid, existing, write)
+        cases.append({"id": cid, "note": note, "existing": existing, "write": sent, **result})
+    for note, existing, write in WRITE_CASES:
+        cid = f"t{k:03d}"
+        k += 1
+        sent, result = run_write_case(emu, cid, existing, write)
+        cases.append({"id": cid, "note": note, "existing": existing, "write": sent, **result})
+    return {
+        "description": "Each case: document transforms/{id} is first written with `existing` fields (PATCH; absent "
+                       "when null), then one Commit with `write` runs. Recorded: the HTTP status, the write result "
+                       "and the document read back (`document: null` when missing), or the error. Clock values are "
+                       "placeholders: <commitTime> (the commit's commitTime), <updateTime:before> (the update time "
+                       "before the commit), <createTime>, <requestTime> (a REQUEST_TIME transform result).",
+        "cases": cases,
+    }
+
+
+# --------------------------------------------------------------------------- main
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--host", default="127.0.0.1:8089")
+    parser.add_argument("--out", default=os.path.join(here, "..", "Tests", "Conformance"))
+    parser.add_argument("--emulator-version", default="", help="recorded in each file's `recordedWith`")
+    args = parser.parse_args()
+    emu = Emulator(args.host)
+    os.makedirs(args.out, exist_ok=True)
+    recorded_with = "Cloud Firestore emulator" + (f" {args.emulator_version}" if args.emulator_version else "")
+    for filename, recorder, inline_depth in [
+        ("value_ordering.json", record_ordering, 3),
+        ("json_roundtrip.json", record_roundtrip, 3),
+        ("query_cases.json", record_queries, 3),
+        ("transforms.json", record_transforms, 3),
+    ]:
+        data = {"recordedWith": recorded_with, **recorder(emu)}
+        with open(os.path.join(args.out, filename), "w", encoding="utf-8") as f:
+            f.write(dumps(data, inline_depth=inline_depth) + "\n")
+        print(f"wrote {filename}", file=sys.stderr)
+    emu.clear()
+
+
+if __name__ == "__main__":
+    main()
