@@ -156,11 +156,14 @@ extension FirestoreEngine {
             }
         }
         if w.updateTransforms.count > 500 { throw .invalidArgument("A document can have at most 500 field transforms.") }
-        var transformed = Set<FieldPath>()
-        for t in w.updateTransforms {
+        for (i, t) in w.updateTransforms.enumerated() {
             try t.fieldPath.validateForWrite()
-            if !transformed.insert(t.fieldPath).inserted {
-                throw .invalidArgument("Field \(t.fieldPath.canonical) is transformed more than once.")
+            // The emulator allows the same field twice, but not a field and a field inside it.
+            for other in w.updateTransforms[..<i] where other.fieldPath != t.fieldPath
+                && (other.fieldPath.isPrefix(of: t.fieldPath) || t.fieldPath.isPrefix(of: other.fieldPath))
+            {
+                throw .invalidArgument(
+                    "Field transforms on \(other.fieldPath.canonical) and \(t.fieldPath.canonical) overlap: one is a prefix of the other.")
             }
             if let mask = w.updateMask, mask.contains(where: { $0.isPrefix(of: t.fieldPath) || t.fieldPath.isPrefix(of: $0) }) {
                 throw .invalidArgument("Field \(t.fieldPath.canonical) cannot be both updated and transformed.")

@@ -207,3 +207,21 @@ import Testing
         #expect(FirestoreEngine.aggregate(.sum(FieldPath(["v"])), over: docs) == .double(Double(Int64.max) + 1))
     }
 }
+
+@Suite struct WriteValidationTests {
+    @Test func overlappingTransformsAreRejectedButRepeatsAreNot() throws {
+        let e = try makeEngine()
+        var w = Write(operation: .update(path: path("c/d"), fields: [:]), updateMask: [])
+        w.updateTransforms = [
+            FieldTransform(fieldPath: FieldPath(["n"]), operation: .increment(.integer(1))),
+            FieldTransform(fieldPath: FieldPath(["n"]), operation: .increment(.integer(2))),
+        ]
+        let r = try e.commit([w], in: db, auth: .admin)
+        #expect(r.writeResults[0].transformResults == [.integer(1), .integer(3)])
+        w.updateTransforms = [
+            FieldTransform(fieldPath: FieldPath(["m"]), operation: .serverTimestamp),
+            FieldTransform(fieldPath: FieldPath(["m", "x"]), operation: .increment(.integer(1))),
+        ]
+        #expect(throws: FirestoreError.self) { try e.commit([w], in: db, auth: .admin) }
+    }
+}
