@@ -1,5 +1,6 @@
 import DocumentStore
 import FirestoreModel
+import SecurityRules
 
 /// The response of Commit. Source: googleapis `firestore.proto` CommitResponse.
 public struct CommitResponse: Sendable {

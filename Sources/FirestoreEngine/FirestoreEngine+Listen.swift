@@ -1,5 +1,6 @@
 import DocumentStore
 import FirestoreModel
+import SecurityRules
 
 extension FirestoreEngine {
     /// Opens the server side of a Listen stream on `database` for `auth`.

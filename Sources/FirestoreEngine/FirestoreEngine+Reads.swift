@@ -1,5 +1,6 @@
 import DocumentStore
 import FirestoreModel
+import SecurityRules
 
 extension FirestoreEngine {
     /// GetDocument.
@@ -191,7 +192,7 @@ extension FirestoreEngine {
         try authorize(
             [AccessRequest(
                 database: database, method: .list, path: target.parent.appending(target.query.collectionID), auth: auth,
-                time: time, query: target)],
+                time: time, query: QueryConstraints(target.query))],
             lookup: view)
     }
 }

@@ -18,29 +18,12 @@ public struct RulesAccessPolicy: AccessPolicy {
     }
 
     public func check(_ requests: [AccessRequest], lookup: any AccessLookup) -> FirestoreError? {
-        let rulesRequests = requests.map { r in
-            RulesRequest(
-                database: r.database, method: RulesMethod(r.method), path: r.path, auth: r.auth, time: r.time,
-                resource: r.resource, requestResource: r.requestResource, query: r.query.map { QueryConstraints($0.query) })
-        }
-        let decisions = ruleset.decide(batch: rulesRequests, access: LookupAccess(lookup: lookup))
+        let decisions = ruleset.decide(batch: requests, access: LookupAccess(lookup: lookup))
         for (request, decision) in zip(requests, decisions) where !decision.allowed {
             onDenial(request, decision.explanation)
             return .permissionDenied(decision.explanation.emulatorMessage)
         }
         return nil
-    }
-}
-
-extension RulesMethod {
-    init(_ m: AccessMethod) {
-        switch m {
-        case .get: self = .get
-        case .list: self = .list
-        case .create: self = .create
-        case .update: self = .update
-        case .delete: self = .delete
-        }
     }
 }
 
