@@ -51,8 +51,9 @@ public enum StoreBenchmarks {
         }
     }
 
-    /// The collection and database every benchmark writes.
+    /// The database every benchmark writes.
     static let database = DatabaseID(project: "bench")
+    /// The collection every benchmark writes.
     static let collection = "items"
     /// Documents per commit when loading.
     public static let batchSize = 100_000

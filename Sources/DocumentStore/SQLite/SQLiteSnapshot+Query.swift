@@ -151,15 +151,21 @@ extension SQLiteSnapshot {
 /// candidates are accepted, rows are read until the stop key (the leading order key) changes;
 /// every later row sorts after all accepted ones, so the answer is already among them.
 struct CandidateStream {
+    /// The query and its parent.
     let target: QueryTarget
+    /// The database queried (for `__name__` values).
     let database: DatabaseID
+    /// `offset + limit` when the stream is in query order and the query has a limit; else nil.
     let needed: Int?
+    /// Candidates that passed the filter and cursors, in stream order.
     private(set) var accepted: [Document] = []
     private var seen: Set<ResourcePath>?
     private var boundary: [UInt8]?
+    /// True once the stream decided to stop.
     private(set) var isDone = false
     private let order: [Order]
 
+    /// A stream; `deduplicate` when the same document can come from several ranges.
     init(target: QueryTarget, database: DatabaseID, needed: Int?, deduplicate: Bool) {
         self.target = target
         self.database = database
