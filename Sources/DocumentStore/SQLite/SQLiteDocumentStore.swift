@@ -59,6 +59,11 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     private var catalog: [Int64: [String: [(id: Int64, index: SingleFieldIndex)]]] = [:]
     private var lastCommit: Timestamp?
 
+    /// Counts commits and clears (document changes), bumped after each one's COMMIT, while
+    /// `writerLock` is held. Lets a snapshot prove it is still current (see `repin`).
+    private var sequence: UInt64 = 0
+    private let sequenceLock = NSLock()
+
     private let poolLock = NSLock()
     private var idleReaders: [SQLiteConnection] = []
     private var isClosed = false
@@ -149,18 +154,18 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     /// - Throws: `.internalError` when the store is closed or SQLite fails.
     public func snapshot() throws(FirestoreError) -> any StoreSnapshot {
         let connection = try checkoutReader()
+        let before = currentSequence
         do {
-            try connection.execute("BEGIN")
-            // A deferred transaction takes its snapshot at the first read: read now.
-            let pin = try connection.prepare("SELECT value FROM meta WHERE key = 'schema_version'")
-            defer { pin.reset() }
-            _ = try pin.step()
+            try Self.beginRead(connection)
         } catch {
             try? connection.execute("ROLLBACK")
             returnReader(connection)
             throw error.firestoreError
         }
-        return SQLiteSnapshot(store: self, connection: connection)
+        // Equal counts before and after the pin prove which commit the view shows (a commit
+        // bumps the count only after its COMMIT); otherwise the view's position is unknown.
+        let after = currentSequence
+        return SQLiteSnapshot(store: self, connection: connection, sequence: before == after ? before : nil)
     }
 
     /// Applies `mutations` and records `commitTime` in one write transaction, maintaining
@@ -193,6 +198,7 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
             // Only committed state reaches the caches.
             if let newDatabaseID { databaseIDs[database.name] = newDatabaseID }
             if lastCommit.map({ $0 < commitTime }) ?? true { lastCommit = commitTime }
+            bumpSequence()
         }
     }
 
@@ -211,6 +217,7 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
                 try documents.bind(dbID, at: 1)
                 try documents.run()
             }
+            bumpSequence()
         }
     }
 
@@ -262,6 +269,48 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
             if let newDatabaseID { databaseIDs[database.name] = newDatabaseID }
             catalog[dbID, default: [:]][index.collectionID, default: []].append((rowID, index))
         }
+    }
+
+    // MARK: Snapshots
+
+    private var currentSequence: UInt64 {
+        sequenceLock.lock()
+        defer { sequenceLock.unlock() }
+        return sequence
+    }
+
+    private func bumpSequence() {
+        sequenceLock.lock()
+        sequence &+= 1
+        sequenceLock.unlock()
+    }
+
+    /// `BEGIN`, then a read: a deferred transaction takes its WAL snapshot at its first read.
+    private static func beginRead(_ connection: SQLiteConnection) throws {
+        try connection.execute("BEGIN")
+        let pin = try connection.prepare("SELECT value FROM meta WHERE key = 'schema_version'")
+        defer { pin.reset() }
+        _ = try pin.step()
+    }
+
+    /// Moves a snapshot's read transaction to the newest state when no commit or clear has
+    /// happened since the snapshot was taken at `sequence`: the documents it sees are then
+    /// identical, and it gains the indexes built since (an index build is not a commit).
+    ///
+    /// Runs under `writerLock`, so no commit can land between the check and the new pin.
+    /// - Returns: true when moved; false when the state changed (the snapshot is untouched).
+    /// - Throws: `.internalError` when SQLite fails (the connection is then unusable).
+    func repin(_ connection: SQLiteConnection, ifAt sequence: UInt64) throws(FirestoreError) -> Bool {
+        writerLock.lock()
+        defer { writerLock.unlock() }
+        guard currentSequence == sequence else { return false }
+        do {
+            try connection.execute("COMMIT")
+            try Self.beginRead(connection)
+        } catch {
+            throw error.firestoreError
+        }
+        return true
     }
 
     // MARK: Connections

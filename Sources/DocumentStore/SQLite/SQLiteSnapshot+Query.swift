@@ -23,8 +23,17 @@ extension SQLiteSnapshot {
                 if let id = try indexRowID(index, db: db, connection) { indexIDs[index] = id } else { missing.append(index) }
             }
             if !missing.isEmpty {
-                // Build for the next queries; this snapshot predates the build, so scan now.
                 store.buildMissing(missing, in: database)
+                // If nothing was committed since this view was taken, move it past the build.
+                if let sequence, try store.repin(connection, ifAt: sequence) {
+                    for index in missing {
+                        if let id = try indexRowID(index, db: db, connection) { indexIDs[index] = id }
+                    }
+                    missing.removeAll { indexIDs[$0] != nil }
+                }
+            }
+            if !missing.isEmpty {
+                // The view predates the build: the indexes serve the next queries; scan now.
                 let first = order.first ?? Order(.documentKey)
                 plan = first.field.isDocumentKey
                     ? QueryPlan(accesses: [.documents(range: .all, direction: first.direction)], streamOrder: .path)

@@ -14,10 +14,14 @@ final class SQLiteSnapshot: StoreSnapshot {
     /// The plan of the last `runQuery`, for tests and diagnostics.
     var lastPlan: QueryPlan?
 
-    /// Takes over `connection`, already inside `BEGIN` with its snapshot pinned.
-    init(store: SQLiteDocumentStore, connection: SQLiteConnection) {
+    /// The store's commit count this view is known to show, or nil when unknown.
+    let sequence: UInt64?
+
+    /// Takes over `connection`, already inside `BEGIN` with its snapshot pinned at `sequence`.
+    init(store: SQLiteDocumentStore, connection: SQLiteConnection, sequence: UInt64?) {
         self.store = store
         self.connection = connection
+        self.sequence = sequence
     }
 
     deinit { close() }
