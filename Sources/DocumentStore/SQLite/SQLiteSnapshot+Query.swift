@@ -12,7 +12,10 @@ extension SQLiteSnapshot {
         let query = target.query
         try query.validate()
         let order = query.normalizedOrderBy
-        let needed = query.limit.map { query.offset + $0 }
+        let needed = query.limit.map { limit in
+            let (sum, overflow) = query.offset.addingReportingOverflow(limit)
+            return overflow ? Int.max : sum
+        }
         if needed == 0 { return ([], 0) }
         let accepted: [Document] = try reading { connection in
             guard let db = try databaseRowID(database, connection) else { return [] }
