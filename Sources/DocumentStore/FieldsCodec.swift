@@ -19,20 +19,34 @@ import FirestoreModel
 /// Decoding reads straight from SQLite's column buffer (no copy) and validates every
 /// length, so corrupt bytes throw instead of trapping.
 enum FieldsCodec {
+    /// The first byte of every encoding; bumped when the layout changes.
     static let version: UInt8 = 0x01
 
+    /// Value tags of the layout above.
     enum Tag {
+        /// `null`
         static let null: UInt8 = 0x00
+        /// `false`
         static let falseValue: UInt8 = 0x01
+        /// `true`
         static let trueValue: UInt8 = 0x02
+        /// zigzag varint int64
         static let integer: UInt8 = 0x03
+        /// 8-byte double
         static let double: UInt8 = 0x04
+        /// seconds, nanos
         static let timestamp: UInt8 = 0x05
+        /// length-prefixed UTF-8
         static let string: UInt8 = 0x06
+        /// length-prefixed bytes
         static let bytes: UInt8 = 0x07
+        /// length-prefixed resource name
         static let reference: UInt8 = 0x08
+        /// two doubles
         static let geoPoint: UInt8 = 0x09
+        /// count, values
         static let array: UInt8 = 0x0A
+        /// count, entries
         static let map: UInt8 = 0x0B
     }
 
@@ -116,6 +130,7 @@ enum FieldsCodec {
         }
     }
 
+    /// Appends `x` as an unsigned LEB128 varint (7 bits per byte, low bits first).
     static func appendVarint(_ x: UInt64, to out: inout [UInt8]) {
         var v = x
         while v >= 0x80 {
@@ -136,18 +151,24 @@ struct FieldsReader {
     private let buffer: UnsafeRawBufferPointer
     private var position = 0
 
+    /// A reader at the start of `buffer` (which must outlive it).
     init(_ buffer: UnsafeRawBufferPointer) { self.buffer = buffer }
 
+    /// True when every byte was consumed.
     var isAtEnd: Bool { position == buffer.count }
 
     private static func truncated() -> FirestoreError { .internalError("Stored fields are truncated.") }
 
+    /// Consumes one byte.
+    /// - Throws: `.internalError` at the end of the buffer.
     mutating func byte() throws(FirestoreError) -> UInt8 {
         guard position < buffer.count else { throw Self.truncated() }
         defer { position += 1 }
         return buffer[position]
     }
 
+    /// Consumes a LEB128 varint.
+    /// - Throws: `.internalError` when truncated or longer than 64 bits.
     mutating func varint() throws(FirestoreError) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
@@ -160,12 +181,16 @@ struct FieldsReader {
         }
     }
 
+    /// Consumes a varint length that must fit in the remaining bytes.
+    /// - Throws: `.internalError` when it does not.
     mutating func length() throws(FirestoreError) -> Int {
         let n = try varint()
         guard n <= UInt64(buffer.count - position) else { throw Self.truncated() }
         return Int(n)
     }
 
+    /// Consumes 8 little-endian bytes.
+    /// - Throws: `.internalError` when truncated.
     mutating func fixed64() throws(FirestoreError) -> UInt64 {
         guard buffer.count - position >= 8 else { throw Self.truncated() }
         var v: UInt64 = 0
@@ -174,14 +199,20 @@ struct FieldsReader {
         return UInt64(littleEndian: v)
     }
 
+    /// Consumes a length-prefixed byte run, without copying.
+    /// - Throws: `.internalError` when truncated.
     mutating func slice() throws(FirestoreError) -> UnsafeRawBufferPointer {
         let n = try length()
         defer { position += n }
         return UnsafeRawBufferPointer(rebasing: buffer[position..<position + n])
     }
 
+    /// Consumes a length-prefixed UTF-8 string.
+    /// - Throws: `.internalError` when truncated.
     mutating func string() throws(FirestoreError) -> String { String(decoding: try slice(), as: UTF8.self) }
 
+    /// Consumes a count and that many (key, value) entries.
+    /// - Throws: `.internalError` on corrupt bytes or nesting deeper than `maxDepth`.
     mutating func entries(depth: Int) throws(FirestoreError) -> [String: Value] {
         guard depth <= FieldsCodec.maxDepth else { throw .internalError("Stored value is nested too deeply.") }
         let count = try length()  // each entry takes at least 2 bytes, so this bounds memory
@@ -193,6 +224,8 @@ struct FieldsReader {
         return out
     }
 
+    /// Consumes one tagged value.
+    /// - Throws: `.internalError` on corrupt bytes or nesting deeper than `maxDepth`.
     mutating func value(depth: Int) throws(FirestoreError) -> Value {
         let tag = try byte()
         switch tag {

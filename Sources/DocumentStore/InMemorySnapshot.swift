@@ -5,12 +5,16 @@ import FirestoreModel
 final class InMemorySnapshot: StoreSnapshot {
     private var databases: [DatabaseID: [ResourcePath: Document]]
 
+    /// Wraps a copy of the store's state.
     init(databases: [DatabaseID: [ResourcePath: Document]]) { self.databases = databases }
 
+    /// The document at `path`, looked up in the copy.
     func document(_ path: ResourcePath, in database: DatabaseID) throws(FirestoreError) -> Document? {
         databases[database]?[path]
     }
 
+    /// Validates, then evaluates the query over every document of `database`.
+    /// - Throws: `.invalidArgument` for invalid queries.
     func runQuery(_ target: QueryTarget, in database: DatabaseID) throws(FirestoreError)
         -> (documents: [Document], skipped: Int)
     {
@@ -19,6 +23,7 @@ final class InMemorySnapshot: StoreSnapshot {
         return target.query.evaluate(over: all, target: target, in: database)
     }
 
+    /// Direct children of `collection`, sorted by name.
     func listDocuments(in collection: ResourcePath, database: DatabaseID, startAfter: ResourcePath?, limit: Int?)
         throws(FirestoreError) -> [Document]
     {
@@ -29,6 +34,7 @@ final class InMemorySnapshot: StoreSnapshot {
         return children
     }
 
+    /// Ancestors at depth `collection + 1` of deeper documents that do not exist themselves.
     func missingDocuments(in collection: ResourcePath, database: DatabaseID) throws(FirestoreError) -> [ResourcePath] {
         let documents = databases[database] ?? [:]
         let depth = collection.segments.count + 1
@@ -40,6 +46,7 @@ final class InMemorySnapshot: StoreSnapshot {
         return missing.sorted()
     }
 
+    /// Segment `parent.count` of every document below `parent`, distinct and sorted.
     func collectionIDs(under parent: ResourcePath, in database: DatabaseID) throws(FirestoreError) -> [String] {
         let depth = parent.segments.count
         var ids = Set<String>()
@@ -49,5 +56,6 @@ final class InMemorySnapshot: StoreSnapshot {
         return ids.sorted(by: utf8Less)
     }
 
+    /// Drops the copy.
     func close() { databases = [:] }
 }

@@ -39,7 +39,7 @@ import FirestoreModel
 /// `Value.compare` in FirestoreModel).
 enum OrderedKey {
     /// Type tags; the gaps leave room for types Firestore may add (vectors sort before maps).
-    enum Tag {
+    fileprivate enum Tag {
         static let null: UInt8 = 0x10
         static let boolean: UInt8 = 0x18
         static let number: UInt8 = 0x20
@@ -136,7 +136,7 @@ enum OrderedKey {
     // MARK: Numbers
 
     /// Class bytes of the `number` payload.
-    enum NumberClass {
+    fileprivate enum NumberClass {
         static let nan: UInt8 = 0x01
         static let negativeInfinity: UInt8 = 0x02
         static let negative: UInt8 = 0x03
@@ -145,6 +145,7 @@ enum OrderedKey {
         static let positiveInfinity: UInt8 = 0x06
     }
 
+    /// Appends the `number` payload (no tag) of an int64, exactly.
     static func appendNumber(integer i: Int64, to out: inout [UInt8]) {
         if i == 0 {
             out.append(NumberClass.zero)
@@ -157,6 +158,7 @@ enum OrderedKey {
         appendFinite(negative: i < 0, exponent: 63 - leading, fraction: fraction, to: &out)
     }
 
+    /// Appends the `number` payload (no tag) of a double: NaN, ±∞, zero, or exact finite.
     static func appendNumber(double d: Double, to out: inout [UInt8]) {
         if d.isNaN {
             out.append(NumberClass.nan)
@@ -185,6 +187,7 @@ enum OrderedKey {
         }
     }
 
+    /// Appends `x` most significant byte first, so memcmp orders unsigned values numerically.
     static func appendBigEndian<T: FixedWidthInteger>(_ x: T, to out: inout [UInt8]) {
         var v = x.bigEndian
         withUnsafeBytes(of: &v) { out.append(contentsOf: $0) }

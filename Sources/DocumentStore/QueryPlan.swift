@@ -64,11 +64,15 @@ struct QueryPlan: Sendable, Equatable, CustomStringConvertible {
 struct KeyRange: Sendable, Equatable, CustomStringConvertible {
     /// One end of a range.
     struct Bound: Sendable, Equatable {
+        /// The `OrderedKey` bytes of the bound.
         var key: [UInt8]
+        /// True when `key` itself is inside the range.
         var inclusive: Bool
     }
 
+    /// The low end; nil = unbounded.
     var lower: Bound?
+    /// The high end; nil = unbounded.
     var upper: Bound?
 
     /// Every key.

@@ -49,10 +49,10 @@ public struct SingleFieldIndex: Sendable, Hashable, CustomStringConvertible {
         return "\(collectionID).\(field.canonical) (\(m), \(s))"
     }
 
-    /// The `OrderedKey` values this index holds for a document with `fields`: none when the
-    /// field is missing (or, for `arrayContains`, not an array); distinct element keys.
-    func entryKeys(for fields: [String: Value]) -> [[UInt8]] {
-        guard let value = fields.value(at: field) else { return [] }
+    /// The `OrderedKey` values this index holds for a document whose `field` is `value`: none
+    /// when the field is missing (or, for `arrayContains`, not an array); distinct element keys.
+    func entryKeys(for value: Value?) -> [[UInt8]] {
+        guard let value else { return [] }
         switch mode {
         case .ordered:
             return [OrderedKey.value(value)]

@@ -207,5 +207,8 @@ import Testing
         defer { snap.close() }
         let bad = QueryTarget(parent: .root, query: StructuredQuery(collectionID: "c", offset: -1))
         #expect(throws: FirestoreError.invalidArgument("offset must be non-negative.")) { try snap.runQuery(bad, in: testDB) }
+        // An offset + limit past Int.max is not a trap.
+        let huge = QueryTarget(parent: .root, query: StructuredQuery(collectionID: "c", offset: .max, limit: .max))
+        #expect(try snap.runQuery(huge, in: testDB).documents.isEmpty)
     }
 }

@@ -35,6 +35,27 @@ import Testing
         }
     }
 
+    @Test func extractingOneFieldMatchesFullDecoding() throws {
+        var gen = ValueGenerator(rng: SeededRandom(seed: 11))
+        var found = 0
+        for _ in 0..<500 {
+            let fields = ["a": gen.value(), "b": gen.mapValue(depth: 0), "é": gen.value()]
+            let bytes = FieldsCodec.encode(fields)
+            for p in [["a"], ["b"], ["b", "a"], ["b", "é"], ["é"], ["zz"], ["a", "a"], ["b", "a", "b"]].map(FieldPath.init) {
+                let expected = fields.value(at: p)
+                let got = try bytes.withUnsafeBytes { try FieldsCodec.value(at: p, in: $0) }
+                #expect(got.map { g in expected.map { bitIdentical(g, $0) } ?? false } ?? (expected == nil), "\(p) in \(fields)")
+                if expected != nil { found += 1 }
+            }
+        }
+        #expect(found > 1500)
+        for p in Self.edgeFields.keys {
+            let bytes = FieldsCodec.encode(Self.edgeFields)
+            let got = try bytes.withUnsafeBytes { try FieldsCodec.value(at: FieldPath([p]), in: $0) }
+            #expect(got.map { bitIdentical($0, Self.edgeFields[p] ?? .null) } == true)
+        }
+    }
+
     @Test func corruptBytesThrowInsteadOfTrapping() {
         let good = FieldsCodec.encode(Self.edgeFields)
         for cut in stride(from: 0, to: good.count - 1, by: 7) {

@@ -13,6 +13,7 @@ struct SQLiteError: Error, CustomStringConvertible {
     /// The statement being prepared or run, when there was one.
     var sql: String?
 
+    /// Code, SQLite's name for it, message and SQL, on one line.
     var description: String {
         let name = String(cString: sqlite3_errstr(code))
         if let sql { return "SQLite error \(code) (\(name)): \(message) — in: \(sql)" }

@@ -12,7 +12,10 @@ extension SQLiteSnapshot {
         let query = target.query
         try query.validate()
         let order = query.normalizedOrderBy
-        let needed = query.limit.map { query.offset + $0 }
+        let needed = query.limit.map { limit in
+            let (sum, overflow) = query.offset.addingReportingOverflow(limit)
+            return overflow ? Int.max : sum
+        }
         if needed == 0 { return ([], 0) }
         let accepted: [Document] = try reading { connection in
             guard let db = try databaseRowID(database, connection) else { return [] }
@@ -23,8 +26,17 @@ extension SQLiteSnapshot {
                 if let id = try indexRowID(index, db: db, connection) { indexIDs[index] = id } else { missing.append(index) }
             }
             if !missing.isEmpty {
-                // Build for the next queries; this snapshot predates the build, so scan now.
                 store.buildMissing(missing, in: database)
+                // If nothing was committed since this view was taken, move it past the build.
+                if let sequence, try store.repin(connection, ifAt: sequence) {
+                    for index in missing {
+                        if let id = try indexRowID(index, db: db, connection) { indexIDs[index] = id }
+                    }
+                    missing.removeAll { indexIDs[$0] != nil }
+                }
+            }
+            if !missing.isEmpty {
+                // The view predates the build: the indexes serve the next queries; scan now.
                 let first = order.first ?? Order(.documentKey)
                 plan = first.field.isDocumentKey
                     ? QueryPlan(accesses: [.documents(range: .all, direction: first.direction)], streamOrder: .path)
@@ -151,15 +163,21 @@ extension SQLiteSnapshot {
 /// candidates are accepted, rows are read until the stop key (the leading order key) changes;
 /// every later row sorts after all accepted ones, so the answer is already among them.
 struct CandidateStream {
+    /// The query and its parent.
     let target: QueryTarget
+    /// The database queried (for `__name__` values).
     let database: DatabaseID
+    /// `offset + limit` when the stream is in query order and the query has a limit; else nil.
     let needed: Int?
+    /// Candidates that passed the filter and cursors, in stream order.
     private(set) var accepted: [Document] = []
     private var seen: Set<ResourcePath>?
     private var boundary: [UInt8]?
+    /// True once the stream decided to stop.
     private(set) var isDone = false
     private let order: [Order]
 
+    /// A stream; `deduplicate` when the same document can come from several ranges.
     init(target: QueryTarget, database: DatabaseID, needed: Int?, deduplicate: Bool) {
         self.target = target
         self.database = database

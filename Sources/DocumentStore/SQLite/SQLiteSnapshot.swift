@@ -3,7 +3,9 @@ import FirestoreModel
 /// A WAL read transaction on one pooled reader connection: a consistent view of the store
 /// at the moment `SQLiteDocumentStore.snapshot()` returned. Used by one task at a time.
 final class SQLiteSnapshot: StoreSnapshot {
+    /// The store the connection returns to on `close()`.
     let store: SQLiteDocumentStore
+    /// The reader connection inside its read transaction; nil once closed.
     private(set) var connection: SQLiteConnection?
     /// Database row ids looked up in this snapshot (nil = no such database yet).
     private var databaseIDs: [String: Int64?] = [:]
@@ -12,9 +14,14 @@ final class SQLiteSnapshot: StoreSnapshot {
     /// The plan of the last `runQuery`, for tests and diagnostics.
     var lastPlan: QueryPlan?
 
-    init(store: SQLiteDocumentStore, connection: SQLiteConnection) {
+    /// The store's commit count this view is known to show, or nil when unknown.
+    let sequence: UInt64?
+
+    /// Takes over `connection`, already inside `BEGIN` with its snapshot pinned at `sequence`.
+    init(store: SQLiteDocumentStore, connection: SQLiteConnection, sequence: UInt64?) {
         self.store = store
         self.connection = connection
+        self.sequence = sequence
     }
 
     deinit { close() }
@@ -64,6 +71,7 @@ final class SQLiteSnapshot: StoreSnapshot {
                 seconds: statement.int64(at: column + 4), nanos: Int32(truncatingIfNeeded: statement.int64(at: column + 5))))
     }
 
+    /// One point lookup on `documents_by_path`.
     func document(_ path: ResourcePath, in database: DatabaseID) throws(FirestoreError) -> Document? {
         try reading { connection in
             guard path.isDocument, let db = try databaseRowID(database, connection) else { return nil }
@@ -76,6 +84,7 @@ final class SQLiteSnapshot: StoreSnapshot {
         }
     }
 
+    /// One range of `documents_by_parent` in name order, starting after `startAfter`.
     func listDocuments(in collection: ResourcePath, database: DatabaseID, startAfter: ResourcePath?, limit: Int?)
         throws(FirestoreError) -> [Document]
     {

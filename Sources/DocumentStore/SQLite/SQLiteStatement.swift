@@ -8,6 +8,7 @@ final class SQLiteStatement {
     /// The SQL text, kept for error messages.
     let sql: String
 
+    /// Wraps a prepared statement of `connection` (called by `SQLiteConnection.prepare`).
     init(handle: OpaquePointer, connection: OpaquePointer, sql: String) {
         self.handle = handle
         self.connection = connection

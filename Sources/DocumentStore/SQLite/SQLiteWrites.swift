@@ -3,6 +3,7 @@ import FirestoreModel
 /// The write path of one commit (or index build) inside the writer's open transaction:
 /// document rows plus the entries of every built index of the touched collections.
 struct SQLiteWrites {
+    /// The writer connection, inside `BEGIN IMMEDIATE`.
     let connection: SQLiteConnection
     /// Row id of the database written.
     let database: Int64
@@ -39,7 +40,7 @@ struct SQLiteWrites {
 
         for (id, index) in built {
             try Self.insertEntries(
-                index.entryKeys(for: document.fields), index: id, parent: index.entryParent(parentKey), path: pathKey,
+                index.entryKeys(for: document.fields.value(at: index.field)), index: id, parent: index.entryParent(parentKey), path: pathKey,
                 connection: connection)
         }
     }
@@ -65,12 +66,15 @@ struct SQLiteWrites {
         try select.bind(database, at: 1)
         try select.bind(pathKey, at: 2)
         guard try select.step() else { return }
-        let old = try FieldsCodec.decode(select.blob(at: 0))
+        // Only the indexed fields of the old version are read, not the whole document.
+        let stored = select.blob(at: 0)
+        var old: [(id: Int64, index: SingleFieldIndex, value: Value?)] = []
+        for (id, index) in built { old.append((id, index, try FieldsCodec.value(at: index.field, in: stored))) }
         select.reset()
         let delete = try connection.prepare(
             "DELETE FROM index_entries WHERE index_id = ?1 AND parent = ?2 AND value = ?3 AND path = ?4")
-        for (id, index) in built {
-            for key in index.entryKeys(for: old) {
+        for (id, index, value) in old {
+            for key in index.entryKeys(for: value) {
                 try delete.bind(id, at: 1)
                 try delete.bind(index.entryParent(parentKey), at: 2)
                 try delete.bind(key, at: 3)
@@ -115,7 +119,7 @@ struct SQLiteWrites {
         try scan.bind(database, at: 1)
         try scan.bind(index.collectionID, at: 2)
         while try scan.step() {
-            let keys = index.entryKeys(for: try FieldsCodec.decode(scan.blob(at: 2)))
+            let keys = index.entryKeys(for: try FieldsCodec.value(at: index.field, in: scan.blob(at: 2)))
             try insertEntries(
                 keys, index: id, parent: index.entryParent(scan.bytes(at: 1)), path: scan.bytes(at: 0),
                 connection: connection)
