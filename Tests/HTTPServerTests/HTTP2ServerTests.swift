@@ -46,7 +46,8 @@ struct HTTP2ServerTests {
             let output = try await offloaded {
                 try Curl.run(
                     [
-                        "-sS", "--http2-prior-knowledge", "-D", "/dev/stderr", "-o", "/dev/null", "-w", "%{size_download}",
+                        "-sS", "--http2-prior-knowledge", "-D", "/dev/stderr", "-o", "/dev/null", "-w",
+                        "%{size_download}",
                         "--data-binary", "@-", "-H", "content-type: application/grpc",
                         "http://127.0.0.1:\(port)/google.firestore.v1.Firestore/Echo",
                     ], stdin: payload)

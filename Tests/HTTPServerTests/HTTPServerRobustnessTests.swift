@@ -78,7 +78,10 @@ import Testing
 
     @Test func garbageAndHalfClosedInputNeverCrash() async throws {
         var rng = SplitMix64(seed: 42)
-        let inputs: [[UInt8]] = (0..<30).map { _ in (0..<Int.random(in: 1...300, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) } }
+        let inputs: [[UInt8]] =
+            (0..<30).map { _ in
+                (0..<Int.random(in: 1...300, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            }
             + [Array("GET / HTTP/1.1\r\nHost: t\r\n\r\nGET /x HTTP/1.1\r\n".utf8)]
         try await withServer(Self.fastTimeouts) { port, _ in
             try await offloaded {

@@ -163,7 +163,8 @@ actor HTTP2Connection {
     // MARK: - Output
 
     /// Sends response HEADERS; see ``HTTP2Stream/sendHeaders(status:_:endStream:)``.
-    func sendHeaders(streamID: Int32, status: Int, headers: HTTPHeaders, endStream: Bool) async throws(HTTP2StreamError) {
+    func sendHeaders(streamID: Int32, status: Int, headers: HTTPHeaders, endStream: Bool) async throws(HTTP2StreamError)
+    {
         guard let record = streams[streamID] else { throw .closed(nil) }
         guard record.status == nil else { throw .headersAlreadySent }
         var fields: [(name: String, value: String)] = [(":status", String((100...999).contains(status) ? status : 500))]
@@ -171,7 +172,9 @@ actor HTTP2Connection {
             let lowercased = name.lowercased()
             if !Self.connectionSpecificFields.contains(lowercased) { fields.append((lowercased, value)) }
         }
-        guard session.submitResponse(streamID: streamID, fields: fields, endStream: endStream) else { throw .closed(nil) }
+        guard session.submitResponse(streamID: streamID, fields: fields, endStream: endStream) else {
+            throw .closed(nil)
+        }
         streams[streamID]?.status = status
         streams[streamID]?.localEnded = endStream
         flush()

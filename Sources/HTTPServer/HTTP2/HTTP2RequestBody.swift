@@ -9,12 +9,16 @@ public struct HTTP2RequestBody: AsyncSequence, Sendable {
     /// One chunk of body bytes.
     public typealias Element = [UInt8]
 
+    /// The chunks as delivered by the connection actor.
     let chunks: AsyncThrowingStream<[UInt8], any Error>
+    /// Returns credit for `count` bytes to the flow-control windows.
     let consumed: @Sendable (Int) async -> Void
 
     /// Iterates the chunks, returning flow-control credit as each is taken.
     public struct AsyncIterator: AsyncIteratorProtocol {
+        /// The underlying iterator.
         var base: AsyncThrowingStream<[UInt8], any Error>.AsyncIterator
+        /// See ``HTTP2RequestBody/consumed``.
         let consumed: @Sendable (Int) async -> Void
 
         /// The next chunk, or `nil` at the end of the body.

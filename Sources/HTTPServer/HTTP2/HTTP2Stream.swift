@@ -24,8 +24,10 @@ public final class HTTP2Stream: Sendable {
     /// The request body; see ``HTTP2RequestBody``.
     public let requestBody: HTTP2RequestBody
 
+    /// The connection actor that owns this stream's state.
     let connection: HTTP2Connection
 
+    /// Created by ``HTTP2Connection`` when a request header block completes.
     init(
         streamID: Int32, method: String, path: String, scheme: String, authority: String, headers: HTTPHeaders,
         remoteAddress: String, requestBody: HTTP2RequestBody, connection: HTTP2Connection
@@ -80,7 +82,9 @@ public final class HTTP2Stream: Sendable {
         var body: [UInt8] = []
         do {
             for try await chunk in requestBody {
-                guard body.count + chunk.count <= maxBytes else { throw HTTP2StreamError.bodyTooLarge(limitBytes: maxBytes) }
+                guard body.count + chunk.count <= maxBytes else {
+                    throw HTTP2StreamError.bodyTooLarge(limitBytes: maxBytes)
+                }
                 body.append(contentsOf: chunk)
             }
         } catch let error as HTTP2StreamError {

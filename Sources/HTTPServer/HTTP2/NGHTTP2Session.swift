@@ -135,7 +135,7 @@ final class NGHTTP2Session {
             if endStream {
                 return nghttp2_submit_response(session, streamID, nva, count, nil)
             }
-            state.outboxes[streamID] = Outbox()
+            state.outboxes[streamID] = HTTP2Outbox()
             var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: readOutbox)
             return nghttp2_submit_response(session, streamID, nva, count, &provider)
         }
@@ -188,52 +188,24 @@ final class NGHTTP2Session {
     }
 }
 
-/// Response body bytes waiting for nghttp2's data provider, plus how the body ends.
-struct Outbox {
-    private var bytes: [UInt8] = []
-    private var offset = 0
-    private(set) var ended = false
-    var trailers: [(name: String, value: String)]?
-
-    var pendingBytes: Int { bytes.count - offset }
-
-    mutating func append(_ more: [UInt8], end: Bool) {
-        if offset == bytes.count {
-            bytes = more
-            offset = 0
-        } else {
-            bytes.append(contentsOf: more)
-        }
-        if end { ended = true }
-    }
-
-    /// Copies up to `capacity` bytes into `destination`; returns the count.
-    mutating func read(into destination: UnsafeMutablePointer<UInt8>, capacity: Int) -> Int {
-        let count = min(capacity, pendingBytes)
-        guard count > 0 else { return 0 }
-        bytes.withUnsafeBufferPointer { source in
-            if let base = source.baseAddress { destination.update(from: base + offset, count: count) }
-        }
-        offset += count
-        if offset == bytes.count {
-            bytes = []
-            offset = 0
-        }
-        return count
-    }
-}
-
 /// State the C callbacks write to; `user_data` of the session points here (unretained; the
 /// ``NGHTTP2Session`` owns both and deletes the session first).
 final class CallbackState {
+    /// Events since the last ``NGHTTP2Session/takeEvents()``.
     var events: [NGHTTP2Session.Event] = []
+    /// Request header fields of blocks still being received, per stream.
     var pendingHeaders: [Int32: [(name: String, value: String)]] = [:]
+    /// Header list size so far (RFC 9113 §6.5.2 accounting), per stream.
     var pendingHeaderBytes: [Int32: Int] = [:]
-    var outboxes: [Int32: Outbox] = [:]
+    /// Response bodies waiting for the data provider, per stream.
+    var outboxes: [Int32: HTTP2Outbox] = [:]
+    /// Largest request header list accepted, in bytes.
     let maxHeaderListSize: Int
 
+    /// Empty state for a new session.
     init(maxHeaderListSize: Int) { self.maxHeaderListSize = maxHeaderListSize }
 
+    /// The state behind a callback's `user_data` pointer.
     static func from(_ userData: UnsafeMutableRawPointer?) -> CallbackState? {
         userData.map { Unmanaged<CallbackState>.fromOpaque($0).takeUnretainedValue() }
     }
