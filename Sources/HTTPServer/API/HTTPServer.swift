@@ -84,4 +84,19 @@ public final class HTTPServer: Sendable {
             if !scheduled { continuation.resume() }
         }
     }
+
+    /// The number of connections the event loop currently holds (any protocol or phase);
+    /// 0 when not running. For tests and diagnostics.
+    func openConnectionCount() async -> Int {
+        let core: ServerCore? = state.withLock { state in
+            if case .running(let core) = state { return core }
+            return nil
+        }
+        guard let core else { return 0 }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+            if !core.loop.execute({ continuation.resume(returning: core.connectionCount) }) {
+                continuation.resume(returning: 0)
+            }
+        }
+    }
 }

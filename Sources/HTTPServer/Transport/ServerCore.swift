@@ -88,6 +88,9 @@ final class ServerCore: EventLoopSource, @unchecked Sendable {
         connections[token]?.responseReady(sequence: sequence, response: response)
     }
 
+    /// How many connections are open; loop thread.
+    var connectionCount: Int { connections.count }
+
     /// Looks up an open connection.
     func connection(_ token: UInt64) -> ServerConnection? { connections[token] }
 

@@ -27,11 +27,22 @@ func withServer(
     handler: any HTTPHandler = echoHandler, http2: (any HTTP2ConnectionHandler)? = nil,
     _ body: (_ port: Int, _ logs: LogCollector) async throws -> Void
 ) async throws {
+    try await withServerInstance(configuration, handler: handler, http2: http2) { _, port, logs in
+        try await body(port, logs)
+    }
+}
+
+/// Like ``withServer(_:handler:http2:_:)`` but also hands the server to `body`.
+func withServerInstance(
+    _ configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
+    handler: any HTTPHandler = echoHandler, http2: (any HTTP2ConnectionHandler)? = nil,
+    _ body: (_ server: HTTPServer, _ port: Int, _ logs: LogCollector) async throws -> Void
+) async throws {
     let logs = LogCollector()
     let server = HTTPServer(configuration: configuration, handler: handler, http2: http2) { logs.append($0) }
     let port = try server.start()
     do {
-        try await body(port, logs)
+        try await body(server, port, logs)
     } catch {
         await server.shutdown()
         throw error
