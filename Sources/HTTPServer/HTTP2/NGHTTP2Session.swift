@@ -223,18 +223,27 @@ private func nghttp2Bytes(_ text: UnsafePointer<CChar>?) -> [UInt8] {
     return bytes
 }
 
-/// Builds an `nghttp2_nv` array (names lowercased) over one contiguous buffer and passes it to
-/// `body`; nghttp2 copies the fields during the call (`NGHTTP2_NV_FLAG_NONE`).
+/// Builds an `nghttp2_nv` array over one contiguous buffer and passes it to `body`; nghttp2
+/// copies the fields during the call (`NGHTTP2_NV_FLAG_NONE`).
+///
+/// Names are lowercased (RFC 9113 §8.2.1) and fields whose name is not a token (after an
+/// optional leading `:`) are dropped; CR, LF and NUL in values become spaces (§8.2.1), so a value
+/// echoing peer input cannot corrupt the header block.
 private func withHeaderBlock(
     _ fields: [(name: String, value: String)], _ body: (UnsafePointer<nghttp2_nv>?, Int) -> Int32
 ) -> Int32 {
     var storage: [UInt8] = []
     var ranges: [(Range<Int>, Range<Int>)] = []
     for (name, value) in fields {
+        let lowercased = name.lowercased()
+        let token = lowercased.hasPrefix(":") ? lowercased.dropFirst() : Substring(lowercased)
+        guard !token.isEmpty, token.utf8.allSatisfy(ASCII.isTokenChar) else { continue }
         let nameStart = storage.count
-        storage.append(contentsOf: name.lowercased().utf8)
+        storage.append(contentsOf: lowercased.utf8)
         let valueStart = storage.count
-        storage.append(contentsOf: value.utf8)
+        for byte in value.utf8 {
+            storage.append(byte == ASCII.cr || byte == ASCII.lf || byte == 0 ? ASCII.space : byte)
+        }
         ranges.append((nameStart..<valueStart, valueStart..<storage.count))
     }
     storage.append(0)  // Never empty, so the base address exists.

@@ -14,6 +14,17 @@ final class LogCollector: Sendable {
     private let lines = LockedValue<[String]>([])
     func append(_ line: String) { lines.withLock { $0.append(line) } }
     var all: [String] { lines.withLock { $0 } }
+
+    /// Waits up to `timeout` for a line matching `predicate` (lines may be logged just after the
+    /// client saw the response).
+    func waitForLine(timeout: Duration = .seconds(2), where predicate: (String) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if all.contains(where: predicate) { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return all.contains(where: predicate)
+    }
 }
 
 /// Echoes `METHOD path body` so tests can see what arrived.

@@ -133,6 +133,13 @@ final class TestSocket: @unchecked Sendable {
         }
     }
 
+    /// Returns buffered bytes, or reads at least one more chunk; empty at end of stream.
+    func readSome() throws -> [UInt8] {
+        if pending.isEmpty { _ = try fill() }
+        defer { pending = [] }
+        return pending
+    }
+
     /// Reads until end of stream and returns everything received.
     func readToEnd() throws -> [UInt8] {
         while try fill() {}
