@@ -2,9 +2,11 @@ import Foundation
 
 /// Runs the `curl` command-line tool (for HTTP/2 prior-knowledge tests); `nil` if curl is missing.
 enum Curl {
-    static let path: String? = ["/usr/bin/curl", "/usr/local/bin/curl", "/bin/curl"].first {
-        FileManager.default.isExecutableFile(atPath: $0)
-    }
+    /// The first `curl` on `PATH`.
+    static let path: String? = (ProcessInfo.processInfo.environment["PATH"] ?? "")
+        .split(separator: ":")
+        .map { "\($0)/curl" }
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
 
     static var supportsHTTP2: Bool {
         guard path != nil, let version = try? run(["-V"]) else { return false }
