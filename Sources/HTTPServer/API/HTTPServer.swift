@@ -69,7 +69,12 @@ public final class HTTPServer: Sendable {
 
     /// Stops accepting, lets in-flight requests finish (at most
     /// ``HTTPServerConfiguration/shutdownGracePeriod``), closes every connection and stops the
-    /// event loop thread. Returns when all of that is done. Idempotent.
+    /// event loop thread. Returns when all of that is done.
+    ///
+    /// Idle keep-alive connections close at once; a busy one gets `connection: close` on its last
+    /// response; HTTP/2 handlers are cancelled (see ``HTTP2ConnectionHandler``). Calling it again,
+    /// or before ``start()``, returns at once. Called from inside a handler it waits out the grace
+    /// period (that handler's own request is in flight), so call it from a separate task.
     public func shutdown() async {
         let core: ServerCore? = state.withLock { state in
             defer { state = .stopped }
