@@ -155,7 +155,10 @@ private func firstRequest(_ input: String) throws -> HTTP1ParsedRequest {
         ("control char in value", "GET / HTTP/1.1\r\nHost: h\r\nX: a\u{01}b\r\n\r\n", 400),
         ("missing Host in HTTP/1.1", "GET / HTTP/1.1\r\n\r\n", 400),
         ("two Host fields", "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400),
-        ("both CL and TE", "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
+        (
+            "both CL and TE", "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n",
+            400
+        ),
         ("non-numeric CL", "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 12a\r\n\r\n", 400),
         ("negative CL", "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: -1\r\n\r\n", 400),
         ("conflicting CLs", "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n", 400),
@@ -164,8 +167,14 @@ private func firstRequest(_ input: String) throws -> HTTP1ParsedRequest {
         ("TE in HTTP/1.0", "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
         ("non-hex chunk size", "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
         ("empty chunk size", "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n\r\n", 400),
-        ("overlong chunk size", "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n1000000000000000\r\n", 400),
-        ("chunk longer than declared", "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n0\r\n\r\n", 400),
+        (
+            "overlong chunk size",
+            "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n1000000000000000\r\n", 400
+        ),
+        (
+            "chunk longer than declared",
+            "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n0\r\n\r\n", 400
+        ),
         ("huge CL", "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 99999999999999999999999\r\n\r\n", 413),
         ("CL over limit", "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 16777217\r\n\r\n", 413),
     ]
@@ -184,15 +193,19 @@ private func firstRequest(_ input: String) throws -> HTTP1ParsedRequest {
         #expect(parse("GET / HTTP/1.1\r\nHost: h\r\nX-Big: \(filler)\r\n\r\n") == ["error 431"])
         let small = HTTP1RequestParser.Limits(maxHeaderBytes: 64, maxBodyBytes: 10)
         #expect(
-            parse("GET / HTTP/1.1\r\nHost: h\r\nX: \(String(repeating: "b", count: 60))\r\n\r\n", split: .byteByByte, limits: small)
+            parse(
+                "GET / HTTP/1.1\r\nHost: h\r\nX: \(String(repeating: "b", count: 60))\r\n\r\n", split: .byteByByte,
+                limits: small)
                 == ["error 431"])
     }
 
     @Test func chunkedBodyOverTheLimitIs413() {
         let limits = HTTP1RequestParser.Limits(maxHeaderBytes: 1024, maxBodyBytes: 10)
-        let input = "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n6\r\nabcdef\r\n6\r\nghijkl\r\n0\r\n\r\n"
+        let input =
+            "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n6\r\nabcdef\r\n6\r\nghijkl\r\n0\r\n\r\n"
         #expect(parse(input, split: .byteByByte, limits: limits) == ["error 413"])
-        let fits = "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nabcde\r\n5\r\nfghij\r\n0\r\n\r\n"
+        let fits =
+            "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nabcde\r\n5\r\nfghij\r\n0\r\n\r\n"
         #expect(parse(fits, limits: limits) == ["POST / 1.1 keepAlive=true body=abcdefghij"])
     }
 

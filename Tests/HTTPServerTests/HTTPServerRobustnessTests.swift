@@ -76,9 +76,40 @@ import Testing
         }
     }
 
+    @Test func vanishedClientsFreeTheirConnections() async throws {
+        let handler = ClosureHandler { _ in
+            try? await Task.sleep(for: .seconds(5))
+            return .text(200, "late")
+        }
+        try await withServerInstance(handler: handler) { server, port, _ in
+            try await offloaded {
+                var sockets: [TestSocket] = []
+                for index in 0..<30 {
+                    let socket = try TestSocket(port: port)
+                    switch index % 3 {
+                    case 0: try socket.send("GET /sleep HTTP/1.1\r\nHost: t\r\n\r\n")  // Mid-handler.
+                    case 1: try socket.send("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 9\r\n\r\nab")  // Mid-body.
+                    default: try socket.send("GET / HT")  // Mid-head.
+                    }
+                    sockets.append(socket)
+                }
+                usleep(50_000)
+            }  // All 30 sockets close here.
+            var open = await server.openConnectionCount()
+            for _ in 0..<200 where open > 0 {
+                try await Task.sleep(for: .milliseconds(10))
+                open = await server.openConnectionCount()
+            }
+            #expect(open == 0)
+        }
+    }
+
     @Test func garbageAndHalfClosedInputNeverCrash() async throws {
         var rng = SplitMix64(seed: 42)
-        let inputs: [[UInt8]] = (0..<30).map { _ in (0..<Int.random(in: 1...300, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) } }
+        let inputs: [[UInt8]] =
+            (0..<30).map { _ in
+                (0..<Int.random(in: 1...300, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            }
             + [Array("GET / HTTP/1.1\r\nHost: t\r\n\r\nGET /x HTTP/1.1\r\n".utf8)]
         try await withServer(Self.fastTimeouts) { port, _ in
             try await offloaded {

@@ -69,7 +69,12 @@ public final class HTTPServer: Sendable {
 
     /// Stops accepting, lets in-flight requests finish (at most
     /// ``HTTPServerConfiguration/shutdownGracePeriod``), closes every connection and stops the
-    /// event loop thread. Returns when all of that is done. Idempotent.
+    /// event loop thread. Returns when all of that is done.
+    ///
+    /// Idle keep-alive connections close at once; a busy one gets `connection: close` on its last
+    /// response; HTTP/2 handlers are cancelled (see ``HTTP2ConnectionHandler``). Calling it again,
+    /// or before ``start()``, returns at once. Called from inside a handler it waits out the grace
+    /// period (that handler's own request is in flight), so call it from a separate task.
     public func shutdown() async {
         let core: ServerCore? = state.withLock { state in
             defer { state = .stopped }
@@ -82,6 +87,21 @@ public final class HTTPServer: Sendable {
                 core.beginShutdown { continuation.resume() }
             }
             if !scheduled { continuation.resume() }
+        }
+    }
+
+    /// The number of connections the event loop currently holds (any protocol or phase);
+    /// 0 when not running. For tests and diagnostics.
+    func openConnectionCount() async -> Int {
+        let core: ServerCore? = state.withLock { state in
+            if case .running(let core) = state { return core }
+            return nil
+        }
+        guard let core else { return 0 }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+            if !core.loop.execute({ continuation.resume(returning: core.connectionCount) }) {
+                continuation.resume(returning: 0)
+            }
         }
     }
 }

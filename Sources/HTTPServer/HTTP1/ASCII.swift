@@ -2,11 +2,17 @@
 ///
 /// Everything here works on raw octets; nothing allocates except `string(_:)`.
 enum ASCII {
+    /// Carriage return, `\r`.
     static let cr: UInt8 = 0x0D
+    /// Line feed, `\n`.
     static let lf: UInt8 = 0x0A
+    /// `SP`.
     static let space: UInt8 = 0x20
+    /// `HTAB`.
     static let tab: UInt8 = 0x09
+    /// `:` between field name and value.
     static let colon: UInt8 = 0x3A
+    /// `;` before chunk extensions.
     static let semicolon: UInt8 = 0x3B
 
     /// `tchar` from RFC 9110 §5.6.2: the characters allowed in a token (method, header name).

@@ -76,6 +76,7 @@ struct HTTP1RequestParser: Sendable {
     /// Longest chunk-size line (size, extensions, CRLF) accepted.
     static let maxChunkLineBytes = 4_096
 
+    /// The limits this parser enforces.
     let limits: Limits
     private var state: State = .head
     private var buffer: [UInt8] = []

@@ -39,6 +39,7 @@ final class EventLoopByteStream: ByteStreamConnection, @unchecked Sendable {
 
     // MARK: - ByteStreamConnection
 
+    /// See ``ByteStreamConnection/read()``.
     func read() async -> [UInt8]? {
         await withCheckedContinuation { continuation in
             lock.lock()
@@ -65,6 +66,7 @@ final class EventLoopByteStream: ByteStreamConnection, @unchecked Sendable {
         }
     }
 
+    /// See ``ByteStreamConnection/enqueue(_:)``.
     func enqueue(_ bytes: [UInt8]) throws(ByteStreamError) {
         // Checked and scheduled under the lock, so no enqueue can slip in after `close()`'s
         // own scheduling: every accepted enqueue reaches the loop before the close does.
@@ -78,6 +80,7 @@ final class EventLoopByteStream: ByteStreamConnection, @unchecked Sendable {
         guard accepted else { throw .closed }
     }
 
+    /// See ``ByteStreamConnection/waitUntilWritable()``.
     func waitUntilWritable() async throws(ByteStreamError) {
         do {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -95,6 +98,7 @@ final class EventLoopByteStream: ByteStreamConnection, @unchecked Sendable {
         }
     }
 
+    /// See ``ByteStreamConnection/close()``.
     func close() {
         let waiter: CheckedContinuation<[UInt8]?, Never>? = lock.withLock {
             guard !closed else { return nil }

@@ -51,7 +51,9 @@ struct HTTP1ConnectionStateMachine: Sendable {
         var closesConnection = false
     }
 
+    /// Limits and timeouts in force.
     let configuration: Configuration
+    /// The peer, `"host:port"`; copied into every dispatched request and log line.
     let remoteAddress: String
     private var parser: HTTP1RequestParser
     private var slots: [Slot] = []

@@ -16,11 +16,14 @@ final class ServerConnection: EventLoopSource {
 
     /// Bytes queued on an HTTP/2 byte stream above which writers wait / below which they resume.
     static let writeHighWater = 1 << 20
+    /// See ``writeHighWater``.
     static let writeLowWater = 256 << 10
     private static let lingerTime: Duration = .seconds(2)
     private static let lingerDiscardLimit = 4 << 20
 
+    /// The connected socket; owned, closed by ``close()``.
     let fd: Int32
+    /// The peer, `"host:port"`.
     let remoteAddress: String
     /// The loop registration token; also this connection's id in ``ServerCore``.
     var token: UInt64 = 0
@@ -39,6 +42,7 @@ final class ServerConnection: EventLoopSource {
     private var writeWaiters: [CheckedContinuation<Void, any Error>] = []
     private var interest: EpollEvents = .readable
 
+    /// Wraps an accepted socket; the caller registers it with the loop and sets ``token``.
     init(fd: Int32, remoteAddress: String, core: ServerCore, now: ContinuousClock.Instant) {
         self.fd = fd
         self.remoteAddress = remoteAddress
@@ -63,6 +67,7 @@ final class ServerConnection: EventLoopSource {
 
     // MARK: - Readiness (EventLoopSource)
 
+    /// Reacts to readiness: write what is queued, read what arrived, close on errors.
     func handle(_ events: EpollEvents) {
         if events.contains(.error) {
             close()
@@ -123,7 +128,11 @@ final class ServerConnection: EventLoopSource {
             byteStream?.deliver(Array(bytes))
         case .lingering(let until, let discarded):
             let total = discarded + bytes.count
-            if total > Self.lingerDiscardLimit { close() } else { phase = .lingering(until: until, discardedBytes: total) }
+            if total > Self.lingerDiscardLimit {
+                close()
+            } else {
+                phase = .lingering(until: until, discardedBytes: total)
+            }
         case .closed:
             break
         }

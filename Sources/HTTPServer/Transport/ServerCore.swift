@@ -8,8 +8,11 @@ final class ServerCore: EventLoopSource, @unchecked Sendable {
     // ServerConnection reachable from `connections`) is touched only on the loop thread —
     // from `handle`, `tick`, or closures that other threads pass to `loop.execute`.
     let loop: EventLoop
+    /// The server's configuration.
     let configuration: HTTPServerConfiguration
+    /// Answers HTTP/1.1 requests.
     let handler: any HTTPHandler
+    /// Serves HTTP/2 connections, if configured.
     let http2Handler: (any HTTP2ConnectionHandler)?
     private let logLine: @Sendable (String) -> Void
     private let listenFD: Int32
@@ -53,6 +56,7 @@ final class ServerCore: EventLoopSource, @unchecked Sendable {
 
     // MARK: - Accepting (EventLoopSource)
 
+    /// The listening socket is readable: accept up to 64 connections.
     func handle(_ events: EpollEvents) {
         for _ in 0..<64 {
             switch Syscall.accept(listenFD) {
@@ -83,6 +87,9 @@ final class ServerCore: EventLoopSource, @unchecked Sendable {
     func responseReady(connection token: UInt64, sequence: UInt64, response: HTTPResponse) {
         connections[token]?.responseReady(sequence: sequence, response: response)
     }
+
+    /// How many connections are open; loop thread.
+    var connectionCount: Int { connections.count }
 
     /// Looks up an open connection.
     func connection(_ token: UInt64) -> ServerConnection? { connections[token] }

@@ -2,25 +2,34 @@ import Glibc
 
 /// Readiness events as reported by epoll (`EPOLLIN`, `EPOLLOUT`, `EPOLLERR`, `EPOLLHUP`).
 struct EpollEvents: OptionSet, Sendable {
+    /// The `epoll_event.events` bits.
     let rawValue: UInt32
-    static let readable = EpollEvents(rawValue: 0x001)  // EPOLLIN
-    static let writable = EpollEvents(rawValue: 0x004)  // EPOLLOUT
-    static let error = EpollEvents(rawValue: 0x008)  // EPOLLERR (always reported)
-    static let hangup = EpollEvents(rawValue: 0x010)  // EPOLLHUP (always reported)
+    /// `EPOLLIN`: bytes (or end of stream) to read, or a connection to accept.
+    static let readable = EpollEvents(rawValue: 0x001)
+    /// `EPOLLOUT`: room in the send buffer.
+    static let writable = EpollEvents(rawValue: 0x004)
+    /// `EPOLLERR`: a socket error; always reported.
+    static let error = EpollEvents(rawValue: 0x008)
+    /// `EPOLLHUP`: both directions are shut down; always reported.
+    static let hangup = EpollEvents(rawValue: 0x010)
 }
 
 /// One ready descriptor from ``Syscall/epollWait(_:into:timeoutMilliseconds:)``.
 struct EpollReadiness: Sendable {
     /// The registration token given to ``Syscall/epollControl(_:_:fd:token:events:)``.
     var token: UInt64
+    /// What is ready.
     var events: EpollEvents
 }
 
 /// Operations of `epoll_ctl(2)`.
 enum EpollOperation: Int32, Sendable {
-    case add = 1  // EPOLL_CTL_ADD
-    case delete = 2  // EPOLL_CTL_DEL
-    case modify = 3  // EPOLL_CTL_MOD
+    /// `EPOLL_CTL_ADD`.
+    case add = 1
+    /// `EPOLL_CTL_DEL`.
+    case delete = 2
+    /// `EPOLL_CTL_MOD`.
+    case modify = 3
 }
 
 /// `epoll_create1`, `epoll_ctl`, `epoll_wait` and `eventfd`, bound at run time.

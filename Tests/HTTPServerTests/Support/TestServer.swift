@@ -14,6 +14,17 @@ final class LogCollector: Sendable {
     private let lines = LockedValue<[String]>([])
     func append(_ line: String) { lines.withLock { $0.append(line) } }
     var all: [String] { lines.withLock { $0 } }
+
+    /// Waits up to `timeout` for a line matching `predicate` (lines may be logged just after the
+    /// client saw the response).
+    func waitForLine(timeout: Duration = .seconds(2), where predicate: (String) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if all.contains(where: predicate) { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return all.contains(where: predicate)
+    }
 }
 
 /// Echoes `METHOD path body` so tests can see what arrived.
@@ -27,11 +38,22 @@ func withServer(
     handler: any HTTPHandler = echoHandler, http2: (any HTTP2ConnectionHandler)? = nil,
     _ body: (_ port: Int, _ logs: LogCollector) async throws -> Void
 ) async throws {
+    try await withServerInstance(configuration, handler: handler, http2: http2) { _, port, logs in
+        try await body(port, logs)
+    }
+}
+
+/// Like ``withServer(_:handler:http2:_:)`` but also hands the server to `body`.
+func withServerInstance(
+    _ configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
+    handler: any HTTPHandler = echoHandler, http2: (any HTTP2ConnectionHandler)? = nil,
+    _ body: (_ server: HTTPServer, _ port: Int, _ logs: LogCollector) async throws -> Void
+) async throws {
     let logs = LogCollector()
     let server = HTTPServer(configuration: configuration, handler: handler, http2: http2) { logs.append($0) }
     let port = try server.start()
     do {
-        try await body(port, logs)
+        try await body(server, port, logs)
     } catch {
         await server.shutdown()
         throw error

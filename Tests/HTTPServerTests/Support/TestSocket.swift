@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 import Glibc
 
 /// Errors of the blocking test client.
@@ -133,6 +133,13 @@ final class TestSocket: @unchecked Sendable {
         }
     }
 
+    /// Returns buffered bytes, or reads at least one more chunk; empty at end of stream.
+    func readSome() throws -> [UInt8] {
+        if pending.isEmpty { _ = try fill() }
+        defer { pending = [] }
+        return pending
+    }
+
     /// Reads until end of stream and returns everything received.
     func readToEnd() throws -> [UInt8] {
         while try fill() {}
@@ -159,9 +166,12 @@ extension String {
     }
 }
 
-/// Runs blocking work on a Dispatch worker thread, off the cooperative pool.
+/// Runs blocking work on a thread of its own, off the cooperative pool (and off Dispatch's
+/// width-limited global queues, which starve when several suites block at once).
 func offloaded<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+        let thread = Thread { continuation.resume(with: Result { try body() }) }
+        thread.stackSize = 1 << 20
+        thread.start()
     }
 }
