@@ -19,6 +19,9 @@ final class ServerConnection: EventLoopSource {
     /// See ``writeHighWater``.
     static let writeLowWater = 256 << 10
     private static let lingerTime: Duration = .seconds(2)
+    private static let drainLingerTime: Duration = .milliseconds(100)
+    /// Set once the server began draining this connection for shutdown.
+    private var drainRequested = false
     private static let lingerDiscardLimit = 4 << 20
 
     /// The connected socket; owned, closed by ``close()``.
@@ -290,7 +293,10 @@ final class ServerConnection: EventLoopSource {
             return
         }
         Syscall.shutdownWrite(fd)
-        phase = .lingering(until: core.now.advanced(by: Self.lingerTime), discardedBytes: 0)
+        // While the server drains for shutdown, linger only briefly: the peer has our FIN
+        // behind the last response, and shutdown must not wait on idle keep-alive clients.
+        let linger = drainRequested ? Self.drainLingerTime : Self.lingerTime
+        phase = .lingering(until: core.now.advanced(by: linger), discardedBytes: 0)
         byteStream?.markClosed()
         failWriteWaiters()
         updateInterest()
@@ -329,6 +335,7 @@ final class ServerConnection: EventLoopSource {
 
     /// Server shutdown: finish what is in flight, take nothing new.
     func beginDrain(now: ContinuousClock.Instant) {
+        drainRequested = true
         switch phase {
         case .sniffing:
             close()
