@@ -19,6 +19,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL"),
         .systemLibrary(name: "CNGHTTP2", path: "Sources/CNGHTTP2"),
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
         .target(name: "FirestoreModel", swiftSettings: strict),
         .target(name: "DocumentStore", dependencies: ["FirestoreModel", "CSQLite"], swiftSettings: strict),
@@ -26,7 +27,7 @@ let package = Package(
         .target(
             name: "FirestoreEngine", dependencies: ["FirestoreModel", "DocumentStore", "SecurityRules"],
             swiftSettings: strict),
-        .target(name: "HTTPServer", dependencies: ["CNGHTTP2"], swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["CNGHTTP2", "CLinux"], swiftSettings: strict),
         .target(name: "ProtoWire", dependencies: ["FirestoreModel"], swiftSettings: strict),
         .target(
             name: "FirestoreAPI", dependencies: ["FirestoreModel", "FirestoreEngine", "HTTPServer", "ProtoWire", "SecurityRules"],

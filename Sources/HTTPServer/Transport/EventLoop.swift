@@ -119,7 +119,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func run() {
-        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.maxEventsPerWait * 16, alignment: 16)
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.maxEventsPerWait * Syscall.epollEventStride, alignment: 16)
         defer { scratch.deallocate() }
         var ready: [EpollReadiness] = []
         ready.reserveCapacity(Self.maxEventsPerWait)
