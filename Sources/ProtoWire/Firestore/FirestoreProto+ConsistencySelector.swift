@@ -1,0 +1,89 @@
+import FirestoreModel
+
+extension FirestoreProto {
+    /// Which state a read request asks for: the `consistency_selector` oneof of the read
+    /// requests. Mirrors `FirestoreEngine.ReadConsistency` case for case (ProtoWire cannot
+    /// import the engine; the gRPC adapter maps one to the other).
+    /// Source: googleapis `firestore.proto`; reference §6.5.
+    public enum ConsistencySelector: Sendable, Hashable {
+        /// No selector: the latest committed state.
+        case strong
+        /// `transaction`: read inside this open transaction.
+        case transaction([UInt8])
+        /// `new_transaction`: begin a transaction and read inside it.
+        case newTransaction(TransactionOptions)
+        /// `read_time`: read at this time.
+        case readTime(Timestamp)
+    }
+
+    /// `TransactionOptions` (oneof mode: 2 read_only {2 read_time}, 3 read_write
+    /// {1 retry_transaction}). Mirrors `FirestoreEngine.TransactionMode`.
+    /// Source: googleapis `common.proto`; reference §6.2.
+    public enum TransactionOptions: Sendable, Hashable {
+        /// Reads only, optionally at a fixed read time.
+        case readOnly(readTime: Timestamp?)
+        /// Reads and writes; `retryTransaction` names the aborted attempt being retried
+        /// (nil when absent or empty).
+        case readWrite(retryTransaction: [UInt8]?)
+    }
+
+    /// Decodes TransactionOptions; no mode set means read-write (as for an absent message).
+    static func decodeTransactionOptions(_ reader: ProtoReader) throws(ProtoWireError) -> TransactionOptions {
+        var r = reader
+        var options = TransactionOptions.readWrite(retryTransaction: nil)
+        while let tag = try r.readTag() {
+            switch (tag.fieldNumber, tag.wireType) {
+            case (2, .len):
+                var ro = try r.readSubmessage()
+                var readTime: Timestamp?
+                while let t = try ro.readTag() {
+                    if t.fieldNumber == 2 && t.wireType == .len {
+                        readTime = try within("read_only.read_time") { () throws(ProtoWireError) in try decodeTimestamp(ro.readSubmessage()) }
+                    } else {
+                        try ro.skipField(t)
+                    }
+                }
+                options = .readOnly(readTime: readTime)
+            case (3, .len):
+                var rw = try r.readSubmessage()
+                var retry: [UInt8]?
+                while let t = try rw.readTag() {
+                    if t.fieldNumber == 1 && t.wireType == .len {
+                        let id = try rw.readBytes()
+                        retry = id.isEmpty ? nil : id
+                    } else {
+                        try rw.skipField(t)
+                    }
+                }
+                options = .readWrite(retryTransaction: retry)
+            default: try r.skipField(tag)
+            }
+        }
+        return options
+    }
+
+    /// Accumulates a request's consistency selector: each request numbers the arms differently.
+    struct ConsistencyFields {
+        /// Field number of `transaction` (bytes).
+        var transaction: Int?
+        /// Field number of `new_transaction` (TransactionOptions).
+        var newTransaction: Int?
+        /// Field number of `read_time` (Timestamp).
+        var readTime: Int?
+
+        /// Reads `tag` into `selector` when it is one of the arms; returns false otherwise.
+        func read(_ tag: ProtoTag, from r: inout ProtoReader, into selector: inout ConsistencySelector) throws(ProtoWireError) -> Bool {
+            guard tag.wireType == .len else { return false }
+            switch tag.fieldNumber {
+            case transaction: selector = .transaction(try r.readBytes())
+            case newTransaction:
+                selector = .newTransaction(
+                    try within("new_transaction") { () throws(ProtoWireError) in try decodeTransactionOptions(r.readSubmessage()) })
+            case readTime:
+                selector = .readTime(try within("read_time") { () throws(ProtoWireError) in try decodeTimestamp(r.readSubmessage()) })
+            default: return false
+            }
+            return true
+        }
+    }
+}

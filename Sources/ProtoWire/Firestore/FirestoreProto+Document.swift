@@ -1,0 +1,46 @@
+import FirestoreModel
+
+/// `google.firestore.v1.Document`: 1 name, 2 fields map<string, Value>, 3 create_time,
+/// 4 update_time. Source: googleapis `document.proto`; reference §6.1.
+extension FirestoreProto {
+    /// A Document as a client sends it: the name (possibly empty, e.g. in CreateDocument)
+    /// and the fields. `create_time`/`update_time` are output only and ignored.
+    struct DocumentBody {
+        var name: String
+        var nameOffset: Int
+        var fields: [String: Value]
+    }
+
+    /// Decodes a Document sent by a client.
+    static func decodeDocumentBody(_ reader: ProtoReader) throws(ProtoWireError) -> DocumentBody {
+        var r = reader
+        var body = DocumentBody(name: "", nameOffset: r.offset, fields: [:])
+        while let tag = try r.readTag() {
+            switch (tag.fieldNumber, tag.wireType) {
+            case (1, .len):
+                body.nameOffset = r.offset
+                body.name = try within("name") { () throws(ProtoWireError) in try r.readString() }
+            case (2, .len): try decodeFieldsEntry(r.readSubmessage(), into: &body.fields)
+            default: try r.skipField(tag)
+            }
+        }
+        return body
+    }
+
+    /// Writes the fields of a Document: name, fields (UTF-8 key order), create_time, update_time.
+    static func encodeDocument(_ document: Document, database: DatabaseID, into w: inout ProtoWriter) {
+        w.writeStringField(1, database.resourceName(document.path))
+        encodeFields(document.fields, field: 2, into: &w)
+        writeTimestampField(3, document.createTime, into: &w)
+        writeTimestampField(4, document.updateTime, into: &w)
+    }
+
+    /// Serializes a Document (the response of GetDocument, CreateDocument, UpdateDocument).
+    /// - Parameter database: the database whose resource name prefixes the document's path;
+    ///   echo the request's exactly (reference §0 #12).
+    public static func serializedDocument(_ document: Document, database: DatabaseID) -> [UInt8] {
+        var w = ProtoWriter()
+        encodeDocument(document, database: database, into: &w)
+        return w.bytes
+    }
+}

@@ -1,0 +1,67 @@
+import FirestoreModel
+
+/// Resource names in requests: `projects/{p}/databases/{d}`, `…/documents`, `…/documents/{path}`.
+/// Source: reference §6.5 (database / parent / name fields), §11 (take the database from the body).
+extension FirestoreProto {
+    /// Parses `projects/{project}/databases/{database}`.
+    /// - Throws: `.invalidArgument` when `name` has another shape or an empty id.
+    public static func databaseID(fromName name: String) throws(FirestoreError) -> DatabaseID {
+        let segments = name.split(separator: "/", omittingEmptySubsequences: false)
+        guard segments.count == 4 else { throw .invalidArgument("Invalid database name \"\(name)\".") }
+        return try databaseID(segments, name)
+    }
+
+    /// Parses a `parent`: `projects/{p}/databases/{d}/documents` (the root) or
+    /// `…/documents/{document path}`.
+    /// - Returns: the database and the parent's path relative to its documents root.
+    /// - Throws: `.invalidArgument` for another shape or invalid path segments.
+    public static func parseParent(_ name: String) throws(FirestoreError) -> (database: DatabaseID, path: ResourcePath) {
+        let segments = name.split(separator: "/", maxSplits: 5, omittingEmptySubsequences: false)
+        guard segments.count >= 5, segments[4] == "documents" else {
+            throw .invalidArgument("Invalid parent \"\(name)\": expected projects/{p}/databases/{d}/documents[/…].")
+        }
+        let database = try databaseID(segments.prefix(4), name)
+        return (database, try database.path(fromName: name))
+    }
+
+    /// Parses a full document name `projects/{p}/databases/{d}/documents/{path}`.
+    /// - Throws: `.invalidArgument` for another shape or a path that is not a document.
+    public static func parseDocumentName(_ name: String) throws(FirestoreError) -> (database: DatabaseID, path: ResourcePath) {
+        let (database, _) = try parseParent(name)
+        return (database, try database.documentPath(fromName: name))
+    }
+
+    private static func databaseID(_ segments: some Collection<Substring>, _ name: String) throws(FirestoreError) -> DatabaseID {
+        let s = Array(segments)
+        guard s.count == 4, s[0] == "projects", s[2] == "databases", !s[1].isEmpty, !s[3].isEmpty else {
+            throw .invalidArgument("Invalid database name in \"\(name)\": expected projects/{p}/databases/{d}.")
+        }
+        return DatabaseID(project: String(s[1]), database: String(s[3]))
+    }
+
+    /// `databaseID(fromName:)` inside a decoder.
+    static func decodeDatabase(_ name: String, at offset: Int) throws(ProtoWireError) -> DatabaseID {
+        guard !name.isEmpty else { throw ProtoWireError(.invalidValue("database is required."), offset: offset) }
+        return try checked(at: offset) { () throws(FirestoreError) in try databaseID(fromName: name) }
+    }
+
+    /// A document name inside `database`, inside a decoder.
+    static func decodeDocumentPath(_ name: String, in database: DatabaseID, at offset: Int) throws(ProtoWireError) -> ResourcePath {
+        guard !name.isEmpty else { throw ProtoWireError(.invalidValue("a document name is required."), offset: offset) }
+        return try checked(at: offset) { () throws(FirestoreError) in try database.documentPath(fromName: name) }
+    }
+}
+
+extension FirestoreProto {
+    /// `parseDocumentName` inside a decoder.
+    static func decodeDocumentName(_ name: String, at offset: Int) throws(ProtoWireError) -> (DatabaseID, ResourcePath) {
+        guard !name.isEmpty else { throw ProtoWireError(.invalidValue("a document name is required."), offset: offset) }
+        return try checked(at: offset) { () throws(FirestoreError) in try parseDocumentName(name) }
+    }
+
+    /// `parseParent` inside a decoder.
+    static func decodeParent(_ name: String, at offset: Int) throws(ProtoWireError) -> (DatabaseID, ResourcePath) {
+        guard !name.isEmpty else { throw ProtoWireError(.invalidValue("parent is required."), offset: offset) }
+        return try checked(at: offset) { () throws(FirestoreError) in try parseParent(name) }
+    }
+}

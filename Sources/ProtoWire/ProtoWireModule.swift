@@ -1,2 +1,0 @@
-/// Namespace marker for the ProtoWire module; see ARCHITECTURE.md.
-public enum ProtoWireModule {}

@@ -1,0 +1,29 @@
+/// The low three bits of a protobuf tag: how the field's payload is laid out.
+///
+/// Source: protobuf encoding guide ("Message Structure"); reference §5.1.
+public enum ProtoWireType: UInt8, Sendable, Hashable, CustomStringConvertible {
+    /// Base-128 varint: int32, int64, uint*, sint*, bool, enum.
+    case varint = 0
+    /// Eight bytes little-endian: fixed64, sfixed64, double.
+    case i64 = 1
+    /// Varint length then that many bytes: string, bytes, messages, packed repeated, map entries.
+    case len = 2
+    /// Deprecated group start; Hearth rejects it.
+    case startGroup = 3
+    /// Deprecated group end; Hearth rejects it.
+    case endGroup = 4
+    /// Four bytes little-endian: fixed32, sfixed32, float.
+    case i32 = 5
+
+    /// The upper-case name the protobuf encoding guide uses (`VARINT`, `I64`, `LEN`, …).
+    public var description: String {
+        switch self {
+        case .varint: "VARINT"
+        case .i64: "I64"
+        case .len: "LEN"
+        case .startGroup: "SGROUP"
+        case .endGroup: "EGROUP"
+        case .i32: "I32"
+        }
+    }
+}
