@@ -67,9 +67,13 @@ public final class HearthApp: Sendable {
         }
         let handler = FirestorePortHandler(
             rest: FirestoreRESTService(engine: engine), admin: EmulatorAdmin(engine: engine, rules: rules))
+        let requestLog = Self.requestLog("firestore", quiet: options.quiet)
+        let grpc = FirestoreGRPCService(engine: engine, log: requestLog)
         firestoreServer = HTTPServer(
             configuration: HTTPServerConfiguration(host: config.firestore.host, port: config.firestore.port),
-            handler: handler, log: Self.requestLog("firestore", quiet: options.quiet))
+            handler: handler,
+            http2: HTTP2Server(handler: FirestorePortStreamHandler(grpc: grpc, rest: handler), log: { _ in }),
+            log: requestLog)
     }
 
     static func requestLog(_ prefix: String, quiet: Bool) -> @Sendable (String) -> Void {
@@ -90,7 +94,7 @@ public final class HearthApp: Sendable {
     public func start() async throws -> BoundPorts {
         let port = try firestoreServer.start()
         HearthLog.info("hearth: project \(project), data \(dataDescription)")
-        HearthLog.info("firestore  http://\(config.firestore.host):\(port)  (REST v1)")
+        HearthLog.info("firestore  http://\(config.firestore.host):\(port)  (REST v1, gRPC, Listen)")
         watcher?.start()
         HearthLog.info("hearth: ready")
         return BoundPorts(firestore: port)

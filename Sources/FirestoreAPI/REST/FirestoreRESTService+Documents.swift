@@ -13,66 +13,25 @@ extension FirestoreRESTService {
     /// `mask.fieldPaths`, `showMissing`, `transaction` | `readTime`.
     func listDocuments(_ route: RESTRoute, _ q: QueryParameters, auth: AuthContext) throws(FirestoreError) -> JSONValue {
         let mask = try q.mask("mask.fieldPaths")
-        let showMissing = try q.bool("showMissing") ?? false
         var pageSize: Int?
         if let s = q["pageSize"] {
             guard let n = Int32(s) else { throw .invalidArgument("Invalid value at 'page_size' (TYPE_INT32), \"\(s)\"") }
-            pageSize = n > 0 ? Int(n) : nil
+            pageSize = Int(n)
         }
-        let orderBy = try ListOrder.parse(q["orderBy"])
-        if showMissing && !orderBy.isEmpty {
-            throw .invalidArgument("showMissing cannot be combined with orderBy.")
-        }
+        let page = try DocumentListing.page(
+            engine: engine, database: route.database, collection: route.path, pageSize: pageSize,
+            pageToken: q["pageToken"], orderBy: q["orderBy"], showMissing: try q.bool("showMissing") ?? false,
+            consistency: try q.consistency(), auth: auth)
         var members: [JSONValue.Member] = []
-        if orderBy.isEmpty || orderBy == [Order(.documentKey, .ascending)] {
-            var after: ResourcePath?
-            if let token = q["pageToken"], !token.isEmpty {
-                guard let bytes = Base64.decode(token), let name = String(validating: bytes, as: UTF8.self) else {
-                    throw .invalidArgument("Invalid page token.")
+        if !page.items.isEmpty {
+            members.append(.init("documents", .array(page.items.map { item in
+                switch item {
+                case .document(let d): return RESTCodec.encodeDocument(d.masked(mask), database: route.database)
+                case .missing(let p): return .object(["name": .string(route.database.resourceName(p))])
                 }
-                after = try route.database.documentPath(fromName: name)
-            }
-            let r = try engine.listDocuments(
-                in: route.path, database: route.database, pageSize: pageSize, after: after, showMissing: showMissing,
-                consistency: try q.consistency(), auth: auth)
-            if !r.value.documents.isEmpty {
-                members.append(.init("documents", .array(r.value.documents.map { item in
-                    switch item {
-                    case .document(let d): return RESTCodec.encodeDocument(d.masked(mask), database: route.database)
-                    case .missing(let p): return .object(["name": .string(route.database.resourceName(p))])
-                    }
-                })))
-            }
-            if let next = r.value.next {
-                members.append(.init("nextPageToken", .string(Base64.encode(Array(route.database.resourceName(next).utf8)))))
-            }
-        } else {
-            // Ordered listing runs as a query; the page token carries the offset.
-            var offset = 0
-            if let token = q["pageToken"], !token.isEmpty {
-                guard let bytes = Base64.decode(token), let text = String(validating: bytes, as: UTF8.self),
-                    text.hasPrefix("offset:"), let n = Int(text.dropFirst(7)), n >= 0
-                else { throw .invalidArgument("Invalid page token.") }
-                offset = n
-            }
-            let query = StructuredQuery(
-                collectionID: route.path.lastSegment, orderBy: orderBy, offset: offset, limit: pageSize.map { $0 + 1 })
-            let r = try engine.runQuery(
-                QueryTarget(parent: route.path.parent, query: query), in: route.database,
-                consistency: try q.consistency(), auth: auth)
-            var docs = r.value.documents
-            var more = false
-            if let l = pageSize, docs.count > l {
-                docs.removeLast(docs.count - l)
-                more = true
-            }
-            if !docs.isEmpty {
-                members.append(.init("documents", .array(docs.map { RESTCodec.encodeDocument($0.masked(mask), database: route.database) })))
-            }
-            if more {
-                members.append(.init("nextPageToken", .string(Base64.encode(Array("offset:\(offset + docs.count)".utf8)))))
-            }
+            })))
         }
+        if let next = page.nextPageToken { members.append(.init("nextPageToken", .string(next))) }
         return .object(members)
     }
 
@@ -137,28 +96,6 @@ extension Document {
         var d = self
         d.fields = fields.projected(to: mask)
         return d
-    }
-}
-
-/// Parses ListDocuments' `orderBy` (`"a desc, __name__"`).
-enum ListOrder {
-    static func parse(_ text: String?) throws(FirestoreError) -> [Order] {
-        guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return [] }
-        var out: [Order] = []
-        for part in text.split(separator: ",") {
-            let words = part.split(separator: " ", omittingEmptySubsequences: true)
-            guard let field = words.first, words.count <= 2 else { throw .invalidArgument("Invalid orderBy: \(text)") }
-            var dir = Direction.ascending
-            if words.count == 2 {
-                switch words[1].lowercased() {
-                case "asc": dir = .ascending
-                case "desc": dir = .descending
-                default: throw .invalidArgument("Invalid orderBy direction: \(words[1])")
-                }
-            }
-            out.append(Order(try RESTCodec.decodeFieldPath(String(field), at: "orderBy"), dir))
-        }
-        return out
     }
 }
 

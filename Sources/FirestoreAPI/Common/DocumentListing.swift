@@ -1,0 +1,78 @@
+import FirestoreEngine
+import FirestoreModel
+
+/// ListDocuments for both adapters: name-ordered pages through the engine's listing (page
+/// token = base64 of the last name), other orders through a query (page token = offset).
+/// Source: Firestore REST v1 / gRPC ListDocuments; reference §1.3.
+enum DocumentListing {
+    /// One page.
+    /// - Parameters:
+    ///   - pageSize: at most this many entries (nil or ≤ 0 = all).
+    ///   - pageToken: the `nextPageToken` of the previous page, or nil/empty for the first.
+    ///   - orderBy: `"a desc, __name__"`-style order, or nil/empty for `__name__` ascending.
+    /// - Throws: `.invalidArgument` for a bad token or order, `showMissing` with `orderBy`;
+    ///   as `FirestoreEngine.listDocuments` / `runQuery` otherwise.
+    static func page(
+        engine: FirestoreEngine, database: DatabaseID, collection: ResourcePath, pageSize: Int?, pageToken: String?,
+        orderBy: String?, showMissing: Bool, consistency: ReadConsistency, auth: AuthContext
+    ) throws(FirestoreError) -> (items: [ListedDocument], nextPageToken: String?) {
+        let limit = pageSize.flatMap { $0 > 0 ? $0 : nil }
+        let token = pageToken.flatMap { $0.isEmpty ? nil : $0 }
+        let order = try ListOrder.parse(orderBy)
+        if showMissing && !order.isEmpty { throw .invalidArgument("showMissing cannot be combined with orderBy.") }
+        if order.isEmpty || order == [Order(.documentKey, .ascending)] {
+            var after: ResourcePath?
+            if let token {
+                guard let bytes = Base64.decode(token), let name = String(validating: bytes, as: UTF8.self) else {
+                    throw .invalidArgument("Invalid page token.")
+                }
+                after = try database.documentPath(fromName: name)
+            }
+            let r = try engine.listDocuments(
+                in: collection, database: database, pageSize: limit, after: after, showMissing: showMissing,
+                consistency: consistency, auth: auth)
+            return (r.value.documents, r.value.next.map { Base64.encode(Array(database.resourceName($0).utf8)) })
+        }
+        var offset = 0
+        if let token {
+            guard let bytes = Base64.decode(token), let text = String(validating: bytes, as: UTF8.self),
+                text.hasPrefix("offset:"), let n = Int(text.dropFirst(7)), n >= 0
+            else { throw .invalidArgument("Invalid page token.") }
+            offset = n
+        }
+        let query = StructuredQuery(collectionID: collection.lastSegment, orderBy: order, offset: offset, limit: limit.map { $0 + 1 })
+        let r = try engine.runQuery(
+            QueryTarget(parent: collection.parent, query: query), in: database, consistency: consistency, auth: auth)
+        var docs = r.value.documents
+        var next: String?
+        if let l = limit, docs.count > l {
+            docs.removeLast(docs.count - l)
+            next = Base64.encode(Array("offset:\(offset + docs.count)".utf8))
+        }
+        return (docs.map(ListedDocument.document), next)
+    }
+}
+
+/// Parses ListDocuments' `orderBy` (`"a desc, __name__"`).
+enum ListOrder {
+    static func parse(_ text: String?) throws(FirestoreError) -> [Order] {
+        guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return [] }
+        var out: [Order] = []
+        for part in text.split(separator: ",") {
+            let words = part.split(separator: " ", omittingEmptySubsequences: true)
+            guard let field = words.first, words.count <= 2 else { throw .invalidArgument("Invalid orderBy: \(text)") }
+            var dir = Direction.ascending
+            if words.count == 2 {
+                switch words[1].lowercased() {
+                case "asc": dir = .ascending
+                case "desc": dir = .descending
+                default: throw .invalidArgument("Invalid orderBy direction: \(words[1])")
+                }
+            }
+            out.append(Order(try RESTCodec.decodeFieldPath(String(field), at: "orderBy"), dir))
+        }
+        return out
+    }
+}
+
+import Foundation

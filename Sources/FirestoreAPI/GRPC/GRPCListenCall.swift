@@ -1,0 +1,119 @@
+import FirestoreEngine
+import FirestoreModel
+import ProtoWire
+
+/// The bidirectional Listen stream: requests add and remove targets; the engine's
+/// `ListenSession` produces events (under the writer lock, enqueued here) which one writer
+/// task sends in order. Ends OK when the client half-closes, quietly when it resets.
+/// Source: reference grpc-and-listen §8.
+struct GRPCListenCall {
+    let call: GRPCCall
+    let engine: FirestoreEngine
+    let auth: AuthContext
+
+    /// Serves the stream until the client is done.
+    /// - Throws: `INVALID_ARGUMENT` when the first request names no database, or a
+    ///   malformed request (outside target bodies, which are answered per target).
+    func run() async throws(FirestoreError) {
+        let (events, outbound) = AsyncStream<[ListenEvent]>.makeStream()
+        let holder = SessionHolder()
+        // Reads and sends run concurrently on disjoint halves of `call` (see GRPCCall).
+        let result: FirestoreError? = await withTaskGroup(of: FirestoreError?.self) { group in
+            group.addTask {
+                var database: DatabaseID?
+                for await batch in events {
+                    guard let db = database ?? holder.database else { continue }
+                    database = db
+                    for event in batch {
+                        do throws(FirestoreError) {
+                            try await call.send(Self.response(event).serializedBytes(database: db))
+                        } catch {
+                            return nil  // The client went away; the reader ends too.
+                        }
+                    }
+                }
+                return nil
+            }
+            let readerResult: FirestoreError? = await read(outbound: outbound, holder: holder)
+            holder.session?.close()
+            outbound.finish()
+            await group.waitForAll()
+            return readerResult
+        }
+        if let result, result.code != .cancelled { throw result }
+    }
+
+    /// Reads requests until half-close (nil) or an error.
+    private func read(outbound: AsyncStream<[ListenEvent]>.Continuation, holder: SessionHolder) async -> FirestoreError? {
+        do throws(FirestoreError) {
+            while let bytes = try await call.nextMessage() {
+                let request = try FirestoreProto.ListenRequest(serializedBytes: bytes, streamDatabase: holder.database)
+                if holder.session == nil {
+                    guard let db = request.database else {
+                        throw FirestoreError(.invalidArgument, "The first ListenRequest must name the database.")
+                    }
+                    holder.database = db
+                    holder.session = engine.openListenSession(database: db, auth: auth) { batch in
+                        outbound.yield(batch)
+                    }
+                }
+                guard let session = holder.session else { continue }
+                switch request.targetChange {
+                case .addTarget(let target)?:
+                    session.addTarget(Self.spec(target))
+                case .removeTarget(let id)?:
+                    session.removeTarget(id)
+                case .rejectedTarget(let id, let error)?:
+                    outbound.yield([
+                        .targetChange(.add, targetIDs: [id], cause: nil, resumeToken: nil, readTime: nil),
+                        .targetChange(.remove, targetIDs: [id], cause: error, resumeToken: nil, readTime: nil),
+                    ])
+                case nil:
+                    continue
+                }
+            }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    static func spec(_ t: FirestoreProto.Target) -> ListenTargetSpec {
+        let kind: ListenTargetKind
+        switch t.targetType {
+        case .query(let q): kind = .query(q)
+        case .documents(let paths): kind = .documents(paths)
+        }
+        var token: [UInt8]?
+        var readTime: Timestamp?
+        switch t.resumeType {
+        case .resumeToken(let r)?: token = r
+        case .readTime(let rt)?: readTime = rt
+        case nil: break
+        }
+        return ListenTargetSpec(id: t.targetID, kind: kind, resumeToken: token, readTime: readTime, once: t.once)
+    }
+
+    static func response(_ e: ListenEvent) -> FirestoreProto.ListenResponse {
+        switch e {
+        case .targetChange(let kind, let ids, let cause, let token, let readTime):
+            let type = FirestoreProto.TargetChange.TargetChangeType(rawValue: Int32(kind.rawValue)) ?? .noChange
+            return .targetChange(.init(type, targetIDs: ids, cause: cause, resumeToken: token ?? [], readTime: readTime))
+        case .documentChange(let d, let ids, let removed):
+            return .documentChange(d, targetIDs: ids, removedTargetIDs: removed)
+        case .documentDelete(let p, let removed, let t):
+            return .documentDelete(p, removedTargetIDs: removed, readTime: t)
+        case .documentRemove(let p, let removed, let t):
+            return .documentRemove(p, removedTargetIDs: removed, readTime: t)
+        }
+    }
+}
+
+/// The stream's session and database, set by the reader once, read by the writer.
+/// `@unchecked Sendable`: written only by the reader before the first event can be produced
+/// (the session is created after `database` is set, and events come only from the session),
+/// so the writer's reads happen after the writes.
+final class SessionHolder: @unchecked Sendable {
+    var database: DatabaseID?
+    var session: ListenSession?
+}
