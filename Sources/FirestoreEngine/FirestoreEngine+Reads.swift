@@ -113,6 +113,9 @@ extension FirestoreEngine {
         return transactions.begin(database: database, mode: mode, snapshot: nil, readTime: nil)
     }
 
+    /// Number of open (unexpired) transactions.
+    public var openTransactionCount: Int { transactions.count }
+
     /// Rollback: forgets the transaction.
     /// - Throws: `.invalidArgument` when it is unknown or expired.
     public func rollback(_ transaction: [UInt8], in database: DatabaseID) throws(FirestoreError) {

@@ -5,7 +5,8 @@ import HTTPServer
 /// The Firestore emulator's admin endpoints (`/emulator/v1/…`), reference §2.1:
 /// `DELETE /emulator/v1/projects/{p}/databases/{d}/documents` clears a database;
 /// `PUT …/projects/{p}:securityRules` replaces the rules; `GET …:ruleCoverage[.html]`;
-/// Hearth's own `GET …/projects/{p}:ruleExplanations` returns the latest denials explained.
+/// Hearth's own `GET …/projects/{p}:ruleExplanations` returns the latest denials explained, and
+/// `GET /emulator/v1/stats` what the engine holds (open listen sessions, transactions).
 public struct EmulatorAdmin: Sendable {
     /// The engine to clear.
     public let engine: FirestoreEngine
@@ -29,6 +30,14 @@ public struct EmulatorAdmin: Sendable {
 
     func route(_ request: HTTPRequest) throws(FirestoreError) -> HTTPResponse {
         let raw = request.path
+        if raw == "/emulator/v1/stats" && request.method == "GET" {
+            // Hearth's own diagnostics: what the engine currently holds.
+            let stats: JSONValue = .object([
+                "listenSessions": .integer(engine.listenSessionCount),
+                "openTransactions": .integer(engine.openTransactionCount),
+            ])
+            return .json(200, stats.serialized())
+        }
         guard raw.hasPrefix("/emulator/v1/projects/") else {
             throw FirestoreError(.notFound, "No emulator method at \(raw).")
         }
