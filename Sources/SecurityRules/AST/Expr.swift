@@ -36,11 +36,11 @@ public indirect enum ExprKind: Sendable {
     /// `/a/$(x)/(default)`.
     case path([PathPart])
     /// `!a`, `-a`.
-    case unary(UnaryOperator, Expr)
+    case unary(RulesUnaryOperator, Expr)
     /// `a + b`, `a == b`, `a in b`, …
-    case binary(BinaryOperator, Expr, Expr)
+    case binary(RulesBinaryOperator, Expr, Expr)
     /// A flattened chain `a && b && c` or `a || b || c`.
-    case logical(LogicalOperator, [Expr])
+    case logical(RulesLogicalOperator, [Expr])
     /// `c ? a : b`.
     case ternary(Expr, Expr, Expr)
     /// `a.f`.
@@ -90,13 +90,13 @@ public enum PathPart: Sendable {
 }
 
 /// Prefix operators.
-public enum UnaryOperator: String, Sendable {
+public enum RulesUnaryOperator: String, Sendable {
     case not = "!"
     case negate = "-"
 }
 
 /// Infix operators other than `&&`/`||` (reference §2.2 levels 3–8).
-public enum BinaryOperator: String, Sendable {
+public enum RulesBinaryOperator: String, Sendable {
     case multiply = "*", divide = "/", modulo = "%"
     case add = "+", subtract = "-"
     case less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
@@ -105,7 +105,7 @@ public enum BinaryOperator: String, Sendable {
 }
 
 /// The lazy, error-absorbing connectives (reference §3.5).
-public enum LogicalOperator: String, Sendable {
+public enum RulesLogicalOperator: String, Sendable {
     case and = "&&"
     case or = "||"
 }

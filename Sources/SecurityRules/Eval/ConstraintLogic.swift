@@ -11,7 +11,7 @@ enum ConstraintLogic {
     static func unprovable(_ p: SourcePosition) -> RulesEvalError { RulesEvalError("", at: p, kind: .unprovable) }
 
     /// `c op v` (or `v op c` when `constraintOnLeft` is false).
-    static func compare(_ op: BinaryOperator, _ c: RulesConstraint, _ v: RulesValue, constraintOnLeft: Bool, at p: SourcePosition)
+    static func compare(_ op: RulesBinaryOperator, _ c: RulesConstraint, _ v: RulesValue, constraintOnLeft: Bool, at p: SourcePosition)
         throws(RulesEvalError) -> RulesValue
     {
         if case .constraint = v { throw unprovable(p) }
@@ -48,7 +48,7 @@ enum ConstraintLogic {
     }
 
     /// Whether every document value `x` with `x <pair> pair.value` satisfies `x op v`.
-    static func implies(_ pair: RulesConstraint.Pair, _ op: BinaryOperator, _ v: RulesValue) -> Bool {
+    static func implies(_ pair: RulesConstraint.Pair, _ op: RulesBinaryOperator, _ v: RulesValue) -> Bool {
         let f = pair.value
         switch pair.comparator {
         case .eq:
@@ -77,7 +77,7 @@ enum ConstraintLogic {
         }
     }
 
-    private static func satisfies(_ o: Ordering, _ op: BinaryOperator) -> Bool {
+    private static func satisfies(_ o: Ordering, _ op: RulesBinaryOperator) -> Bool {
         switch op {
         case .less: return o == .less
         case .lessOrEqual: return o != .greater

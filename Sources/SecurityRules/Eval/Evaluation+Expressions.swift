@@ -122,7 +122,7 @@ extension Evaluation {
     /// `&&` / `||` over a flattened chain (reference §3.5): a deciding operand (`false` for
     /// `&&`, `true` for `||`) wins even over an earlier error; otherwise the left-most error;
     /// fatal errors pass straight through.
-    private func evalLogical(_ op: LogicalOperator, _ terms: [Expr], _ env: Environment) throws(RulesEvalError) -> RulesValue {
+    private func evalLogical(_ op: RulesLogicalOperator, _ terms: [Expr], _ env: Environment) throws(RulesEvalError) -> RulesValue {
         let decisive = op == .or
         var firstError: RulesEvalError?
         for t in terms {

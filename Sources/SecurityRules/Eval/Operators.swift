@@ -8,7 +8,7 @@ enum Operators {
     static let arithmeticSignatures = ["int + int", "float + float", "int + float", "float + int", "string + string", "timestamp + duration", "duration + duration"]
 
     /// `!v`, `-v`.
-    static func unary(_ op: UnaryOperator, _ v: RulesValue, at p: SourcePosition) throws(RulesEvalError) -> RulesValue {
+    static func unary(_ op: RulesUnaryOperator, _ v: RulesValue, at p: SourcePosition) throws(RulesEvalError) -> RulesValue {
         switch (op, v) {
         case (.not, .bool(let b)): return .bool(!b)
         case (.negate, .int(let i)):
@@ -25,7 +25,7 @@ enum Operators {
     }
 
     /// `l op r` for every binary operator but `&&`/`||`.
-    static func binary(_ op: BinaryOperator, _ l: RulesValue, _ r: RulesValue, at p: SourcePosition, evaluation: Evaluation) throws(RulesEvalError)
+    static func binary(_ op: RulesBinaryOperator, _ l: RulesValue, _ r: RulesValue, at p: SourcePosition, evaluation: Evaluation) throws(RulesEvalError)
         -> RulesValue
     {
         if case .constraint(let c) = l { return try ConstraintLogic.compare(op, c, r, constraintOnLeft: true, at: p) }
@@ -156,7 +156,7 @@ enum Operators {
         return out
     }
 
-    static func multiplicative(_ op: BinaryOperator, _ l: RulesValue, _ r: RulesValue, at p: SourcePosition) throws(RulesEvalError) -> RulesValue {
+    static func multiplicative(_ op: RulesBinaryOperator, _ l: RulesValue, _ r: RulesValue, at p: SourcePosition) throws(RulesEvalError) -> RulesValue {
         switch (l, r) {
         case (.int(let a), .int(let b)):
             switch op {

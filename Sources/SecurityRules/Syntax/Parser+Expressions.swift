@@ -135,9 +135,9 @@ extension Parser {
         return lhs
     }
 
-    func binaryOperator(_ allowed: Set<String>) -> BinaryOperator? {
+    func binaryOperator(_ allowed: Set<String>) -> RulesBinaryOperator? {
         guard case .symbol(let s) = current.kind, allowed.contains(s) else { return nil }
-        return BinaryOperator(rawValue: s)
+        return RulesBinaryOperator(rawValue: s)
     }
 
     /// unary := ( '!' | '-' ) unary | postfix
@@ -146,7 +146,7 @@ extension Parser {
         guard current.isSymbol("!") || current.isSymbol("-") else { return try parsePostfix() }
         try enter(at: start)
         defer { nesting -= 1 }
-        let op: UnaryOperator = current.isSymbol("!") ? .not : .negate
+        let op: RulesUnaryOperator = current.isSymbol("!") ? .not : .negate
         advance()
         // -9223372036854775808 is the one literal whose magnitude does not fit an Int64.
         if op == .negate, case .int(let v) = current.kind, v == UInt64(Int64.max) + 1 {

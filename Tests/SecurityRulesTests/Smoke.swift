@@ -1,4 +1,0 @@
-import Testing
-@testable import SecurityRules
-
-@Test func moduleLoads() { _ = SecurityRulesModule.self }
