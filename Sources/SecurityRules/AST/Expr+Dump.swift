@@ -59,7 +59,8 @@ extension RulesValue {
         case .list(let l): return "[" + l.map(\.literalText).joined(separator: ", ") + "]"
         case .map(let m):
             let body = m.sortedKeys.map { "\(RulesFormat.quoted($0)): \(m.entries[$0]?.literalText ?? "")" }
-            return "{" + body.joined(separator: ", ") + (m.isPartial ? ", …" : "") + "}"
+            if m.isPartial { return "{" + (body + ["…"]).joined(separator: ", ") + "}" }
+            return "{" + body.joined(separator: ", ") + "}"
         case .set(let s): return "set(" + s.elements.map(\.literalText).joined(separator: ", ") + ")"
         case .mapDiff(let d): return "map_diff(\(RulesValue.map(d.left).literalText), \(RulesValue.map(d.right).literalText))"
         case .path(let p): return "path(\(p.description))"

@@ -29,16 +29,25 @@ extension Ruleset {
             explanation.failure = "No matching allow statements"
             return RulesDecision(allowed: false, explanation: explanation)
         }
+        let callsBefore = ledger.calls
         let first = evaluate(cands, request: request, globals: globals, ledger: ledger, trace: false)
         if first.allowed {
             explanation.statements = first.outcomes
             explanation.debugLog = first.debugLog
             return RulesDecision(allowed: true, explanation: explanation)
         }
+        // Replay with tracing; reads are cached, and the batch count is restored so the replay
+        // meets the same budget errors as the first pass.
+        let callsAfter = ledger.calls
+        ledger.calls = callsBefore
         let traced = evaluate(cands, request: request, globals: globals, ledger: ledger, trace: true)
+        ledger.calls = callsAfter
         explanation.statements = traced.outcomes
         explanation.debugLog = first.debugLog
-        if let fatal = first.fatal { explanation.failure = "\(fatal.message) for '\(request.method.rawValue)' @ L\(fatal.position.line)" }
+        if let fatal = first.fatal {
+            let line = first.outcomes.last?.position.line ?? fatal.position.line
+            explanation.failure = "\(fatal.message) for '\(request.method.rawValue)' @ L\(line)"
+        }
         return RulesDecision(allowed: false, explanation: explanation)
     }
 
