@@ -33,8 +33,8 @@ struct RulesProgram: Sendable {
     /// Every expression node by id.
     let expressions: [Expr]
 
-    /// Builds the program from a syntax tree (already checked).
-    init(source: RulesSource, syntax: RulesFileSyntax) {
+    /// Builds the program from a syntax tree (already checked); `extra` roots are indexed too.
+    init(source: RulesSource, syntax: RulesFileSyntax, extra: [Expr] = []) {
         self.source = source
         self.version = syntax.version
         var scopes: [FunctionScope] = [FunctionScope(parent: nil, functions: Self.table(syntax.functions), wildcards: [])]
@@ -66,6 +66,7 @@ struct RulesProgram: Sendable {
         }
         for s in scopes { for f in s.functions.values { collect(f.body); f.bindings.forEach { collect($0.value) } } }
         for m in matches { for a in m.allows { if let c = a.condition { collect(c) } } }
+        for e in extra { collect(e) }
         self.expressions = exprs.compactMap { $0 }
     }
 
