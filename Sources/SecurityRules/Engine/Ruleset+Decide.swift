@@ -61,11 +61,14 @@ extension Ruleset {
     func evaluate(_ cands: [Candidate], request: RulesRequest, globals: [String: RulesValue], ledger: AccessLedger, trace: Bool) -> Pass {
         let evaluation = Evaluation(program: program, database: request.database, limits: limits, globals: globals, ledger: ledger, recordCoverage: !trace)
         if trace { evaluation.trace = [:] }
+        var pass = evaluateStatements(cands, evaluation, trace: trace)
+        pass.debugLog = evaluation.debugLog
+        if let counts = evaluation.coverage { coverage.merge(counts) }
+        return pass
+    }
+
+    private func evaluateStatements(_ cands: [Candidate], _ evaluation: Evaluation, trace: Bool) -> Pass {
         var pass = Pass()
-        defer {
-            pass.debugLog = evaluation.debugLog
-            if let counts = evaluation.coverage { coverage.merge(counts) }
-        }
         for c in cands {
             let matchPath = "/" + c.match.pattern.map(\.description).joined(separator: "/")
             guard let condition = c.allow.condition else {
