@@ -36,6 +36,14 @@ extension Ruleset {
             explanation.debugLog = first.debugLog
             return RulesDecision(allowed: true, explanation: explanation)
         }
+        if let fatal = first.fatal {
+            // A spent budget is explained by its message; replaying would spend it again.
+            let line = first.outcomes.last?.position.line ?? fatal.position.line
+            explanation.statements = first.outcomes
+            explanation.debugLog = first.debugLog
+            explanation.failure = "\(fatal.message) for '\(request.method.rawValue)' @ L\(line)"
+            return RulesDecision(allowed: false, explanation: explanation)
+        }
         // Replay with tracing; reads are cached, and the batch count is restored so the replay
         // meets the same budget errors as the first pass.
         let callsAfter = ledger.calls
@@ -44,10 +52,6 @@ extension Ruleset {
         ledger.calls = callsAfter
         explanation.statements = traced.outcomes
         explanation.debugLog = first.debugLog
-        if let fatal = first.fatal {
-            let line = first.outcomes.last?.position.line ?? fatal.position.line
-            explanation.failure = "\(fatal.message) for '\(request.method.rawValue)' @ L\(line)"
-        }
         return RulesDecision(allowed: false, explanation: explanation)
     }
 

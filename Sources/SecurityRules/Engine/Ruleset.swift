@@ -25,14 +25,15 @@ public final class Ruleset: Sendable {
     /// - Throws: `RulesCompileError` listing every syntax and check error, each rendered as
     ///   `file:line:col: message`, the source line and a caret.
     public init(source text: String, fileName: String, limits: RulesLimits = RulesLimits()) throws(RulesCompileError) {
-        let source = RulesSource(text: text, fileName: fileName)
-        var diagnostics: [RulesDiagnostic] = []
-        if source.bytes.count > RulesChecker.maxBytes * 4 {
-            // Refuse to even parse absurdly large inputs.
+        if text.utf8.count > RulesChecker.maxBytes * 4 {
+            // Refuse to even index absurdly large inputs.
+            let head = RulesSource(text: String(text.prefix(200)), fileName: fileName)
             throw RulesCompileError(diagnostics: [
-                RulesDiagnostic(.error, "Ruleset is \(source.bytes.count) bytes; the limit is 262144 bytes (256 KB).", at: source.position(ofOffset: 0), in: source)
+                RulesDiagnostic(.error, "Ruleset is \(text.utf8.count) bytes; the limit is 262144 bytes (256 KB).", at: head.position(ofOffset: 0), in: head)
             ])
         }
+        let source = RulesSource(text: text, fileName: fileName)
+        var diagnostics: [RulesDiagnostic] = []
         var parser = Parser(source: source)
         let syntax = parser.parseFile()
         diagnostics = parser.lexer.diagnostics + parser.diagnostics

@@ -31,8 +31,11 @@ enum Operators {
         if case .constraint(let c) = l { return try ConstraintLogic.compare(op, c, r, constraintOnLeft: true, at: p) }
         if case .constraint(let c) = r { return try ConstraintLogic.compare(op, c, l, constraintOnLeft: false, at: p) }
         switch op {
-        case .equal: return .bool(RulesValue.rulesEqual(l, r))
-        case .notEqual: return .bool(!RulesValue.rulesEqual(l, r))
+        case .equal, .notEqual:
+            // A synthetic list document holds only the filtered fields: comparing it whole
+            // would judge documents by fields nobody pinned.
+            if l.containsPartialMap || r.containsPartialMap { throw RulesEvalError("", at: p, kind: .unprovable) }
+            return .bool(RulesValue.rulesEqual(l, r) == (op == .equal))
         case .add: return try add(l, r, at: p)
         case .subtract: return try subtract(l, r, at: p)
         case .multiply, .divide, .modulo: return try multiplicative(op, l, r, at: p)
@@ -190,6 +193,7 @@ enum Operators {
 
     /// `x in container`: list and set membership, map keys (reference §4.5, §4.6, §4.8).
     static func membership(_ x: RulesValue, _ container: RulesValue, at p: SourcePosition, evaluation: Evaluation) throws(RulesEvalError) -> RulesValue {
+        if x.containsPartialMap { throw RulesEvalError("", at: p, kind: .unprovable) }
         switch container {
         case .list(let items):
             try evaluation.charge(items.count, at: p)
@@ -287,6 +291,15 @@ enum Operators {
 }
 
 extension RulesValue {
+    /// True when the value is, or holds, a synthetic partial map (list evaluation, §7).
+    var containsPartialMap: Bool {
+        switch self {
+        case .map(let m): return m.isPartial || m.entries.values.contains { $0.containsPartialMap }
+        case .list(let l): return l.contains { $0.containsPartialMap }
+        default: return false
+        }
+    }
+
     /// The number as a Double, nil for non-numbers.
     var asDouble: Double? {
         switch self {
