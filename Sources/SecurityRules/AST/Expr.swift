@@ -14,6 +14,7 @@ public final class Expr: Sendable {
     /// What the node is.
     public let kind: ExprKind
 
+    /// Creates a node; `height` is derived from the children.
     init(id: Int, position: SourcePosition, end: Int, kind: ExprKind) {
         self.id = id
         self.position = position
@@ -91,21 +92,30 @@ public enum PathPart: Sendable {
 
 /// Prefix operators.
 public enum RulesUnaryOperator: String, Sendable {
+    /// `!a`: logical negation of a bool.
     case not = "!"
+    /// `-a`: arithmetic negation of an int, float or duration.
     case negate = "-"
 }
 
 /// Infix operators other than `&&`/`||` (reference §2.2 levels 3–8).
 public enum RulesBinaryOperator: String, Sendable {
+    /// Level 3: `*`, `/`, `%`.
     case multiply = "*", divide = "/", modulo = "%"
+    /// Level 4: `+`, `-`.
     case add = "+", subtract = "-"
+    /// Level 5: the orderings.
     case less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+    /// Level 6: membership in a list, set or map.
     case `in` = "in"
+    /// Level 8: equality, never an error between different types.
     case equal = "==", notEqual = "!="
 }
 
 /// The lazy, error-absorbing connectives (reference §3.5).
 public enum RulesLogicalOperator: String, Sendable {
+    /// Conjunction: `false` wins over an error.
     case and = "&&"
+    /// Disjunction: `true` wins over an error.
     case or = "||"
 }

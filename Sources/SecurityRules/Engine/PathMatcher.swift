@@ -8,6 +8,7 @@
 enum PathMatcher {
     /// One element of a request path.
     enum Token: Hashable {
+        /// A known segment.
         case segment(String)
         /// The document id of a `list` request.
         case unknownID

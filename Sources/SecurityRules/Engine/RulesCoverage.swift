@@ -10,6 +10,7 @@ final class RulesCoverage: @unchecked Sendable {
     private let lock = NSLock()
     private var counts: [Int64]
 
+    /// Creates zeroed counters for `count` expressions.
     init(count: Int) { counts = [Int64](repeating: 0, count: count * 4) }
 
     /// Adds one decision's local counters.
@@ -38,25 +39,41 @@ final class RulesCoverage: @unchecked Sendable {
 extension Ruleset {
     /// One expression's coverage record in the JSON report.
     struct CoverageEntry: Codable {
+        /// Expression id.
         var id: Int
+        /// Where the expression starts.
         var line: Int
+        /// Column of the start (Unicode scalars, 1-based).
         var column: Int
+        /// Where the expression ends.
         var endLine: Int
+        /// Column one past the end.
         var endColumn: Int
+        /// The expression source.
         var text: String
+        /// Times evaluated.
         var evaluations: Int64
+        /// Times it was `true`.
         var trueCount: Int64
+        /// Times it was `false`.
         var falseCount: Int64
+        /// Times it failed.
         var errorCount: Int64
     }
 
+    /// The whole report: per-expression entries plus totals.
     struct CoverageReport: Codable {
+        /// The rules file name.
         var fileName: String
+        /// Number of expressions.
         var expressions: Int
+        /// Expressions evaluated at least once.
         var evaluatedExpressions: Int
+        /// One entry per expression, by id.
         var entries: [CoverageEntry]
     }
 
+    /// A consistent snapshot of the counters as a report.
     func coverageReport() -> CoverageReport {
         let counts = coverage.snapshot()
         var entries: [CoverageEntry] = []
@@ -136,6 +153,7 @@ extension Ruleset {
             + "<body><h3>\(Self.escapeHTML(report.fileName)) — \(summary)</h3>\n\(body)</body></html>\n"
     }
 
+    /// `s` with `& < > "` escaped for HTML text and attributes.
     static func escapeHTML(_ s: String) -> String {
         var out = ""
         for c in s {

@@ -7,6 +7,7 @@ public struct RulesExpression: Sendable {
     public let source: RulesSource
     /// The parsed tree.
     public let root: Expr
+    /// The one-expression program the evaluator resolves names in.
     let program: RulesProgram
 
     /// Parses `text` as a single expression.

@@ -26,9 +26,13 @@ struct RulesProgram: Sendable {
         var position: SourcePosition
     }
 
+    /// The rules text.
     let source: RulesSource
+    /// `rules_version` (1 or 2).
     let version: Int
+    /// Function scopes: 0 = file, 1 = service, then one per match.
     let scopes: [FunctionScope]
+    /// Every match block, flattened in source order.
     let matches: [Match]
     /// Every expression node by id.
     let expressions: [Expr]

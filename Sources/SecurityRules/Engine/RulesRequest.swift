@@ -2,6 +2,7 @@ import FirestoreModel
 
 /// The operation a request performs, as `request.method` names it (reference §1.2).
 public enum RulesMethod: String, Sendable, Hashable, CaseIterable {
+    /// The five request methods.
     case get, list, create, update, delete
 }
 

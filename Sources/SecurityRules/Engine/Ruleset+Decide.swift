@@ -3,8 +3,11 @@
 extension Ruleset {
     /// An `allow` statement that applies to the request, with the captures of its match.
     struct Candidate {
+        /// The match block.
         var match: RulesProgram.Match
+        /// The statement.
         var allow: AllowDecl
+        /// Wildcard captures of the request path.
         var captures: [String: Binding]
     }
 
@@ -55,13 +58,19 @@ extension Ruleset {
         return RulesDecision(allowed: false, explanation: explanation)
     }
 
+    /// The outcome of evaluating the candidates once.
     struct Pass {
+        /// True when a statement granted.
         var allowed = false
+        /// Each statement evaluated, in order.
         var outcomes: [StatementOutcome] = []
+        /// A spent budget, which denies the whole request.
         var fatal: RulesEvalError?
+        /// `debug()` output.
         var debugLog: [String] = []
     }
 
+    /// Evaluates the candidates in order until one grants; `trace` records sub-results for explanations.
     func evaluate(_ cands: [Candidate], request: RulesRequest, globals: [String: RulesValue], ledger: AccessLedger, trace: Bool) -> Pass {
         let evaluation = Evaluation(program: program, database: request.database, limits: limits, globals: globals, ledger: ledger, recordCoverage: !trace)
         if trace { evaluation.trace = [:] }

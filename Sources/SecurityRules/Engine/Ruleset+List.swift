@@ -6,12 +6,16 @@ import FirestoreModel
 extension Ruleset {
     /// One filter of one way, as a constraint pair on a field.
     struct WayFilter: Hashable {
+        /// The filtered field.
         var field: FieldPath
+        /// How it is filtered.
         var comparator: RulesConstraint.Comparator
+        /// The filter operand.
         var value: Value
         /// From `==`, an `in` value, `is null` or `is nan`: the field's value is known.
         var pinsValue: Bool
 
+        /// `field COMPARATOR value`.
         var description: String {
             let v = RulesValue(value).literalText
             return "\(field.canonical) \(comparator.rawValue) \(v)"
@@ -79,6 +83,7 @@ extension Ruleset {
         return seen
     }
 
+    /// Decides a `list` request: every way of its filter must be granted.
     func decideList(_ request: RulesRequest, ledger: AccessLedger) -> RulesDecision {
         let query = request.query ?? QueryConstraints()
         let db = request.database

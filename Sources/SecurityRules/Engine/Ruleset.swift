@@ -14,7 +14,9 @@ public final class Ruleset: Sendable {
     public let limits: RulesLimits
     /// Warnings found while compiling (errors make `init` throw).
     public let warnings: [RulesDiagnostic]
+    /// The flattened, checked program decisions run on.
     let program: RulesProgram
+    /// Evaluation counters shared by every decision.
     let coverage: RulesCoverage
 
     /// Compiles `source`.
@@ -73,6 +75,7 @@ public final class Ruleset: Sendable {
         return requests.map { decide($0, ledger: ledger) }
     }
 
+    /// Decides one request with a given read ledger (shared across a batch).
     func decide(_ request: RulesRequest, ledger: AccessLedger) -> RulesDecision {
         if request.method == .list { return decideList(request, ledger: ledger) }
         let path = RulesValue.documentPath(request.path, database: request.database)

@@ -8,6 +8,7 @@ import FirestoreModel
 /// `EQ 1.0` imply `!= 1`, and answers `c in list` with `false`) this stays sound instead
 /// and says so here: zero false allows.
 enum ConstraintLogic {
+    /// The error for a comparison the constraints cannot prove.
     static func unprovable(_ p: SourcePosition) -> RulesEvalError { RulesEvalError("", at: p, kind: .unprovable) }
 
     /// `c op v` (or `v op c` when `constraintOnLeft` is false).

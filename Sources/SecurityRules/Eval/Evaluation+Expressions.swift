@@ -103,10 +103,13 @@ extension Evaluation {
         return out
     }
 
+    /// True when `name` is a variable of `env` or a global.
     func isBound(_ name: String, _ env: Environment) -> Bool {
         env.variables[name] != nil || globals[name] != nil
     }
 
+    /// The value of variable `name`.
+    /// - Throws: the stored error of a failed `let`, or an unbound/unknown variable error.
     func lookup(_ name: String, _ env: Environment, at position: SourcePosition) throws(RulesEvalError) -> RulesValue {
         if let b = env.variables[name] {
             switch b {

@@ -5,6 +5,7 @@ import FirestoreModel
 /// Types are checked when the operator runs; a mismatch is an `Unsupported operation error`
 /// naming what was received and what is accepted.
 enum Operators {
+    /// The signatures `+` accepts, for error messages.
     static let arithmeticSignatures = ["int + int", "float + float", "int + float", "float + int", "string + string", "timestamp + duration", "duration + duration"]
 
     /// `!v`, `-v`.
@@ -56,6 +57,7 @@ enum Operators {
         }
     }
 
+    /// True when both operands are numbers (so an unordered result means NaN).
     static func isComparable(_ l: RulesValue, _ r: RulesValue) -> Bool {
         switch (l, r) {
         case (.int, .int), (.int, .float), (.float, .int), (.float, .float): return true
@@ -94,6 +96,7 @@ enum Operators {
         return frac > 0 ? .less : (frac < 0 ? .greater : .equal)
     }
 
+    /// `l + r`.
     static func add(_ l: RulesValue, _ r: RulesValue, at p: SourcePosition) throws(RulesEvalError) -> RulesValue {
         switch (l, r) {
         case (.int(let a), .int(let b)):
@@ -116,6 +119,7 @@ enum Operators {
         }
     }
 
+    /// `l - r`.
     static func subtract(_ l: RulesValue, _ r: RulesValue, at p: SourcePosition) throws(RulesEvalError) -> RulesValue {
         switch (l, r) {
         case (.int(let a), .int(let b)):
@@ -159,6 +163,7 @@ enum Operators {
         return out
     }
 
+    /// `l * r`, `l / r`, `l % r`: integer division truncates, int division by zero errors.
     static func multiplicative(_ op: RulesBinaryOperator, _ l: RulesValue, _ r: RulesValue, at p: SourcePosition) throws(RulesEvalError) -> RulesValue {
         switch (l, r) {
         case (.int(let a), .int(let b)):

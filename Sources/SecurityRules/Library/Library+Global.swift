@@ -5,6 +5,7 @@ import FirestoreModel
 /// `string`, `path`, `debug`, `get`, `exists`, `getAfter`, `existsAfter` (reference §4.2,
 /// §4.9, §4.13, §6). `bool()` is deliberately absent (production answers Function not found).
 extension Library {
+    /// A `math.*` rounding function: ints pass through, floats round to an int.
     static func mathFunction(_ name: String, _ doc: String, _ f: @escaping @Sendable (Double) -> Double?) -> Builtin {
         Builtin("math.\(name)", ["math.\(name)(number) -> int"], arity: 1...1, doc: doc) { c throws(RulesEvalError) in
             if case .int(let i) = c.args[0] { return .int(i) }
@@ -16,6 +17,7 @@ extension Library {
         }
     }
 
+    /// `math` namespace (reference §4.13).
     static let mathEntries: [Builtin] = [
         Builtin("math.abs", ["math.abs(int) -> int", "math.abs(float) -> float"], arity: 1...1, doc: "Absolute value, same type.") { c throws(RulesEvalError) in
             switch c.args[0] {
@@ -44,6 +46,7 @@ extension Library {
         },
     ]
 
+    /// The bytes a hash function hashes: strings as UTF-8.
     static func hashInput(_ c: Builtin.Call) throws(RulesEvalError) -> [UInt8] {
         switch c.args[0] {
         case .string(let s): return Array(s.utf8)
@@ -52,6 +55,7 @@ extension Library {
         }
     }
 
+    /// A `hashing.*` function over strings or bytes.
     static func hashFunction(_ name: String, _ doc: String, _ f: @escaping @Sendable ([UInt8]) -> [UInt8]) -> Builtin {
         Builtin("hashing.\(name)", ["hashing.\(name)(string) -> bytes", "hashing.\(name)(bytes) -> bytes"], arity: 1...1, doc: doc) {
             c throws(RulesEvalError) in
@@ -61,6 +65,7 @@ extension Library {
         }
     }
 
+    /// `hashing` namespace (reference §4.13).
     static let hashingEntries: [Builtin] = [
         hashFunction("md5", "MD5 digest (strings hashed as UTF-8).", Hashing.md5),
         hashFunction("sha256", "SHA-256 digest (strings hashed as UTF-8).", Hashing.sha256),
@@ -68,6 +73,7 @@ extension Library {
         hashFunction("crc32c", "CRC-32C, little-endian bytes.", Hashing.crc32c),
     ]
 
+    /// `path` methods (reference §4.9).
     static let pathEntries: [Builtin] = [
         Builtin("bind", on: .path, ["path.bind(map) -> path"], arity: 1...1, doc: "Fills {name} placeholders from the map's string values.") {
             c throws(RulesEvalError) in
@@ -96,6 +102,7 @@ extension Library {
         }
     ]
 
+    /// Global functions (reference §4.2, §4.13, §6).
     static let globalEntries: [Builtin] = [
         Builtin("int", ["int(int) -> int", "int(float) -> int", "int(string) -> int"], arity: 1...1, doc: "Converts to int; floats truncate toward zero.") {
             c throws(RulesEvalError) in

@@ -1,11 +1,13 @@
 /// `list` and `set` methods (reference §4.5, §4.8). Membership is hashed, so `hasAll` over
 /// large lists is O(n + m) and charged to the work budget.
 extension Library {
+    /// The receiver as a list.
     static func receiverList(_ c: Builtin.Call) -> [RulesValue] {
         if case .list(let l) = c.receiver { return l }
         return []
     }
 
+    /// The receiver as a set.
     static func receiverSet(_ c: Builtin.Call) -> RulesSet {
         if case .set(let s) = c.receiver { return s }
         return RulesSet([])
@@ -13,20 +15,25 @@ extension Library {
 
     /// A membership index: hashed keys plus NaN-holding values (which match nothing).
     struct Membership {
+        /// Hashed keys of the indexed values.
         var keys = Set<RulesValueKey>()
+        /// True for set semantics (numbers by value at every depth).
         let deep: Bool
 
+        /// Indexes `values`.
         init(_ values: [RulesValue], deep: Bool) {
             self.deep = deep
             for v in values { if let k = RulesValueKey(v, numbersByValueAtDepth: deep) { keys.insert(k) } }
         }
 
+        /// True when `v` equals an indexed value.
         func contains(_ v: RulesValue) -> Bool {
             guard let k = RulesValueKey(v, numbersByValueAtDepth: deep) else { return false }
             return keys.contains(k)
         }
     }
 
+    /// `list` methods (reference §4.5).
     static let listEntries: [Builtin] = [
         Builtin("size", on: .list, ["list.size() -> int"], arity: 0...0, doc: "Number of elements.") { c in
             .int(Int64(receiverList(c).count))
@@ -89,6 +96,7 @@ extension Library {
         },
     ]
 
+    /// `set` methods (reference §4.8).
     static let setEntries: [Builtin] = [
         Builtin("size", on: .set, ["set.size() -> int"], arity: 0...0, doc: "Number of elements.") { c in
             .int(Int64(receiverSet(c).elements.count))

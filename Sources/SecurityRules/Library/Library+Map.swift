@@ -1,10 +1,12 @@
 /// `map` and `map_diff` methods (reference §4.6, §4.7).
 extension Library {
+    /// The receiver as a map.
     static func receiverMap(_ c: Builtin.Call) -> RulesMap {
         if case .map(let m) = c.receiver { return m }
         return RulesMap([:])
     }
 
+    /// `map` methods (reference §4.6).
     static let mapEntries: [Builtin] = [
         Builtin("size", on: .map, ["map.size() -> int"], arity: 0...0, doc: "Number of entries.") { c in
             .int(Int64(receiverMap(c).entries.count))
@@ -53,6 +55,7 @@ extension Library {
         },
     ]
 
+    /// The receiver as a map diff.
     static func receiverDiff(_ c: Builtin.Call) -> RulesMapDiff {
         if case .mapDiff(let d) = c.receiver { return d }
         return RulesMapDiff(left: RulesMap([:]), right: RulesMap([:]))
@@ -68,10 +71,13 @@ extension Library {
         return .set(RulesSet(selected.map { .string($0) }))
     }
 
+    /// UTF-8 order of keys.
     static func utf8LessThan(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 
+    /// True when two values of one key differ (numbers by value, NaN equal to NaN).
     static func changed(_ a: RulesValue, _ b: RulesValue) -> Bool { !RulesValue.diffEqual(a, b) }
 
+    /// `map_diff` methods (reference §4.7).
     static let mapDiffEntries: [Builtin] = [
         Builtin("addedKeys", on: .mapDiff, ["map_diff.addedKeys() -> set"], arity: 0...0, doc: "Keys only in the receiver map.") { c throws(RulesEvalError) in
             try diffKeys(c) { l, r in l != nil && r == nil }

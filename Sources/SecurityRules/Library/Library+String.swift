@@ -1,10 +1,12 @@
 /// `string` and `bytes` methods (reference §4.3, §4.4).
 extension Library {
+    /// The receiver as a string.
     static func receiverString(_ c: Builtin.Call) -> String {
         if case .string(let s) = c.receiver { return s }
         return ""
     }
 
+    /// The rules error for a failed regex operation.
     static func regexFailure(_ f: RulesRegex.Failure, _ c: Builtin.Call) -> RulesEvalError {
         switch f {
         case .syntax(let m): return c.fail("Invalid regular expression: \(m).")
@@ -26,6 +28,7 @@ extension Library {
         return result
     }
 
+    /// `string` methods (reference §4.3).
     static let stringEntries: [Builtin] = [
         Builtin("size", on: .string, ["string.size() -> int"], arity: 0...0, doc: "Length in UTF-16 code units.") { c in
             .int(Int64(receiverString(c).utf16.count))
@@ -70,11 +73,13 @@ extension Library {
         },
     ]
 
+    /// The receiver as bytes.
     static func receiverBytes(_ c: Builtin.Call) -> [UInt8] {
         if case .bytes(let b) = c.receiver { return b }
         return []
     }
 
+    /// `bytes` methods (reference §4.4).
     static let bytesEntries: [Builtin] = [
         Builtin("size", on: .bytes, ["bytes.size() -> int"], arity: 0...0, doc: "Number of bytes.") { c in
             .int(Int64(receiverBytes(c).count))

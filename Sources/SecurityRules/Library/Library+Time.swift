@@ -3,6 +3,7 @@ import FirestoreModel
 
 /// `timestamp`, `duration` and `latlng` methods and namespaces (reference §4.10–§4.12).
 extension Library {
+    /// The receiver as a timestamp.
     static func receiverTimestamp(_ c: Builtin.Call) -> Timestamp {
         if case .timestamp(let t) = c.receiver { return t }
         return Timestamp(seconds: 0, nanos: 0)
@@ -33,10 +34,12 @@ extension Library {
         return era * 146_097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719_468
     }
 
+    /// A timestamp accessor returning an int.
     static func timestampPart(_ name: String, _ doc: String, _ f: @escaping @Sendable (Timestamp) -> Int64) -> Builtin {
         Builtin(name, on: .timestamp, ["timestamp.\(name)() -> int"], arity: 0...0, doc: doc) { c in .int(f(receiverTimestamp(c))) }
     }
 
+    /// `timestamp` methods and namespace (reference §4.10).
     static let timestampEntries: [Builtin] = [
         timestampPart("year", "Year (UTC).") { civil(epochDays($0)).0 },
         timestampPart("month", "Month 1-12 (UTC).") { civil(epochDays($0)).1 },
@@ -74,6 +77,7 @@ extension Library {
         },
     ]
 
+    /// Days in month `m` of year `y` (Gregorian).
     static func daysIn(_ m: Int64, _ y: Int64) -> Int64 {
         switch m {
         case 2: return (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)) ? 29 : 28
@@ -82,16 +86,19 @@ extension Library {
         }
     }
 
+    /// The receiver as a duration.
     static func receiverDuration(_ c: Builtin.Call) -> RulesDuration {
         if case .duration(let d) = c.receiver { return d }
         return .zero
     }
 
+    /// Nanoseconds per `duration.value` unit.
     static let unitNanos: [String: Int64] = [
         "w": 604_800_000_000_000, "d": 86_400_000_000_000, "h": 3_600_000_000_000, "m": 60_000_000_000,
         "s": 1_000_000_000, "ms": 1_000_000, "ns": 1,
     ]
 
+    /// `duration` methods and namespace (reference §4.11).
     static let durationEntries: [Builtin] = [
         Builtin("seconds", on: .duration, ["duration.seconds() -> int"], arity: 0...0, doc: "Whole seconds (signed).") { c in
             .int(receiverDuration(c).seconds)
@@ -132,6 +139,7 @@ extension Library {
         },
     ]
 
+    /// The receiver as a point.
     static func receiverLatLng(_ c: Builtin.Call) -> GeoPoint {
         if case .latlng(let g) = c.receiver { return g }
         return GeoPoint(latitude: 0, longitude: 0)
@@ -140,6 +148,7 @@ extension Library {
     /// Mean Earth radius used for distances, metres (S2's `S2Earth` radius).
     static let earthRadiusMeters = 6_371_010.0
 
+    /// `latlng` methods and namespace (reference §4.12).
     static let latlngEntries: [Builtin] = [
         Builtin("latitude", on: .latlng, ["latlng.latitude() -> float"], arity: 0...0, doc: "Degrees north.") { c in
             .float(receiverLatLng(c).latitude)
@@ -165,6 +174,7 @@ extension Library {
         },
     ]
 
+    /// Great-circle distance in metres on a sphere of `earthRadiusMeters`.
     static func haversineMeters(_ a: GeoPoint, _ b: GeoPoint) -> Double {
         let rad = Double.pi / 180
         let dLat = (b.latitude - a.latitude) * rad

@@ -6,11 +6,13 @@ struct PikeVM {
     enum Outcome {
         /// Capture positions (scalar offsets; -1 when unset): pairs per group, group 0 first.
         case match([Int])
+        /// No match.
         case noMatch
         /// The step budget ran out.
         case exhausted
     }
 
+    /// The compiled pattern.
     let program: RegexProgram
 
     private struct Thread {

@@ -1,5 +1,6 @@
 /// The expression grammar, highest precedence last (reference §2.2).
 extension Parser {
+    /// Words that cannot name a variable (reference §2.1).
     static let reservedWords: Set<String> = [
         "in", "is", "allow", "match", "if", "function", "return", "let", "service", "rules_version",
     ]
@@ -15,6 +16,8 @@ extension Parser {
         return e
     }
 
+    /// Counts one more level of nesting.
+    /// - Throws: `Abort` past `maxNesting`.
     mutating func enter(at offset: Int) throws(Abort) {
         nesting += 1
         if nesting > Parser.maxNesting {
@@ -135,6 +138,7 @@ extension Parser {
         return lhs
     }
 
+    /// The current token as one of the `allowed` operators.
     func binaryOperator(_ allowed: Set<String>) -> RulesBinaryOperator? {
         guard case .symbol(let s) = current.kind, allowed.contains(s) else { return nil }
         return RulesBinaryOperator(rawValue: s)
@@ -163,6 +167,7 @@ extension Parser {
         return try parsePostfix(startingWith: try parsePrimary(), start: start)
     }
 
+    /// Applies postfix forms to an already parsed primary.
     mutating func parsePostfix(startingWith first: Expr, start: Int) throws(Abort) -> Expr {
         var e = first
         while true {

@@ -6,15 +6,20 @@
 /// - one recursive wildcard per match statement; in version 1 it must be the last segment;
 /// - the ruleset text ≤ 256 KB.
 struct RulesChecker {
+    /// The checked text.
     let source: RulesSource
+    /// Errors found.
     var diagnostics: [RulesDiagnostic] = []
 
+    /// Largest ruleset accepted: 256 KB.
     static let maxBytes = 256 * 1024
 
+    /// Records an error.
     mutating func error(_ message: String, at position: SourcePosition) {
         diagnostics.append(RulesDiagnostic(.error, message, at: position, in: source))
     }
 
+    /// Runs every check on `file`.
     mutating func check(_ file: RulesFileSyntax) {
         if source.bytes.count > Self.maxBytes {
             error("Ruleset is \(source.bytes.count) bytes; the limit is 262144 bytes (256 KB).", at: source.position(ofOffset: 0))
@@ -26,12 +31,14 @@ struct RulesChecker {
         checkRecursion(file)
     }
 
+    /// Parameter and `let` limits.
     mutating func checkFunction(_ f: FunctionDecl) {
         if f.parameters.count > 7 { error("Function '\(f.name)' has \(f.parameters.count) parameters; at most 7 are allowed.", at: f.position) }
         if f.bindings.count > 10 { error("Function '\(f.name)' has \(f.bindings.count) let bindings; at most 10 are allowed.", at: f.position) }
         if Set(f.parameters).count != f.parameters.count { error("Function '\(f.name)' repeats a parameter name.", at: f.position) }
     }
 
+    /// Nesting, capture, segment and wildcard limits of a match and its children.
     mutating func checkMatch(_ m: MatchDecl, depth: Int, captures: Int, segments: Int, version: Int) {
         if depth > 10 { error("Match statements are nested more than 10 deep.", at: m.position) }
         var caps = captures

@@ -2,31 +2,48 @@ import FirestoreModel
 
 /// One decoded case of a rules test suite (format: `rules/README.md`).
 struct RulesTestCase {
+    /// The verdict a case expects.
     enum Expectation: String {
+        /// Allowed or denied.
         case allow, deny
+        /// The rules must not compile.
         case compileError = "compile_error"
     }
 
+    /// Shown in PASS/FAIL lines.
     var name: String
+    /// The rules to compile.
     var rulesText: String
+    /// Their file name for diagnostics.
     var rulesFile: String
+    /// The request to decide.
     var request: RulesRequest
+    /// Stored documents.
     var before: [ResourcePath: Document]
+    /// Documents after the commit (getAfter).
     var after: [ResourcePath: Document]
+    /// The expected verdict.
     var expect: Expectation
+    /// Expected substring of the emulator message or diagnostics.
     var message: String?
 }
 
 /// Reading suite JSON into requests; every malformed field is a `SuiteError` naming it.
 struct SuiteDecoder {
+    /// A malformed suite.
     struct SuiteError: Error, CustomStringConvertible {
+        /// What is malformed.
         var message: String
+        /// The message.
         var description: String { message }
     }
 
+    /// The suite's database.
     let database: DatabaseID
+    /// request.time of the case.
     let time: Timestamp
 
+    /// 2024-05-01T12:00:00Z.
     static let defaultTime = Timestamp(seconds: 1_714_564_800, nanos: 0)  // 2024-05-01T12:00:00Z
 
     /// A document value from JSON with `$`-tagged specials (see rules/README.md).
@@ -94,6 +111,8 @@ struct SuiteDecoder {
         }
     }
 
+    /// A document body, nil for absent or null.
+    /// - Throws: `SuiteError` when it is not an object.
     func fields(_ j: TestJSON?, requestTime: Timestamp, what: String) throws(SuiteError) -> [String: Value]? {
         guard let j else { return nil }
         if case .null = j { return nil }
@@ -101,6 +120,8 @@ struct SuiteDecoder {
         return m
     }
 
+    /// `null`, a uid string, or `{uid, token}`.
+    /// - Throws: `SuiteError` for other shapes.
     func auth(_ j: TestJSON?) throws(SuiteError) -> AuthContext {
         guard let j else { return .unauthenticated }
         switch j {
@@ -115,10 +136,12 @@ struct SuiteDecoder {
         }
     }
 
+    /// Query operators by their SDK spelling.
     static let operators: [String: FieldOperator] = [
         "==": .equal, "!=": .notEqual, "<": .lessThan, "<=": .lessThanOrEqual, ">": .greaterThan, ">=": .greaterThanOrEqual,
         "array-contains": .arrayContains, "in": .in, "not-in": .notIn, "array-contains-any": .arrayContainsAny,
     ]
+    /// Unary query operators.
     static let unaryOperators: [String: UnaryOperator] = [
         "is-null": .isNull, "is-not-null": .isNotNull, "is-nan": .isNaN, "is-not-nan": .isNotNaN,
     ]
@@ -135,6 +158,8 @@ struct SuiteDecoder {
         return .field(path, o, try value(a[2], requestTime: time))
     }
 
+    /// A list of where entries.
+    /// - Throws: `SuiteError` for a malformed entry.
     func conjunction(_ j: TestJSON?) throws(SuiteError) -> [Filter] {
         guard let list = j?.array else { return [] }
         var out: [Filter] = []

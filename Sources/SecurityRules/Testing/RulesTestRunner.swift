@@ -54,6 +54,7 @@ public enum RulesTestRunner {
         return (passed, failed)
     }
 
+    /// Runs one case; true when it passes.
     static func runCase(_ c: RulesTestCase, cache: inout [String: Result<Ruleset, RulesCompileError>], log: (String) -> Void) -> Bool {
         let compiled: Result<Ruleset, RulesCompileError>
         if let hit = cache[c.rulesText] {
@@ -93,6 +94,7 @@ public enum RulesTestRunner {
         }
     }
 
+    /// Prefixes every line of `s`.
     static func indent(_ s: String, _ prefix: String) -> String {
         s.split(separator: "\n", omittingEmptySubsequences: false).map { prefix + $0 }.joined(separator: "\n")
     }
@@ -108,8 +110,12 @@ public enum RulesTestRunner {
 
 /// Documents of a test case: before the request and after its commit.
 struct SuiteAccess: RulesDocumentAccess {
+    /// State before the commit.
     var before: [ResourcePath: Document]
+    /// State after the commit.
     var after: [ResourcePath: Document]
+    /// The stored document.
     func get(_ path: ResourcePath) throws -> Document? { before[path] }
+    /// The document after the commit.
     func getAfter(_ path: ResourcePath) throws -> Document? { after[path] }
 }

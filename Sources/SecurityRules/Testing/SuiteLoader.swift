@@ -4,10 +4,14 @@ import FirestoreModel
 /// Turns one suite's JSON into runnable cases: resolves the rules text (file, inline text, or
 /// a condition wrapped in a catch-all match), seeds documents, and builds each request.
 struct SuiteLoader {
+    /// The suite document.
     let suite: TestJSON
+    /// Directory of the suite file (rules paths are relative to it).
     let directory: String
+    /// The suite file.
     let fileName: String
 
+    /// A malformed suite.
     typealias SuiteError = SuiteDecoder.SuiteError
 
     /// `condition` (and optional `functions`) wrapped into a complete v2 file.
@@ -25,6 +29,8 @@ struct SuiteLoader {
         """
     }
 
+    /// The rules text and file name a suite or case names.
+    /// - Throws: `SuiteError` when none is given or the file cannot be read.
     func rules(_ j: TestJSON, fallback: (String, String)?) throws -> (text: String, file: String) {
         if let path = j["rules"]?.string {
             let full = path.hasPrefix("/") ? path : (directory as NSString).appendingPathComponent(path)
@@ -39,6 +45,8 @@ struct SuiteLoader {
         throw SuiteError(message: "no rules: give rules, rulesText or condition")
     }
 
+    /// Every case of the suite.
+    /// - Throws: `SuiteError` naming the first malformed case.
     func cases() throws -> [RulesTestCase] {
         let project = suite["project"]?.string ?? "demo-project"
         let database = DatabaseID(project: project, database: suite["database"]?.string ?? "(default)")
@@ -68,6 +76,8 @@ struct SuiteLoader {
         return out
     }
 
+    /// One case: request, documents before and after, expectation.
+    /// - Throws: `SuiteError` for malformed fields.
     func testCase(_ c: TestJSON, name: String, database: DatabaseID, suiteTime: Timestamp, seeded: [ResourcePath: Document], suiteRules: (String, String)?)
         throws -> RulesTestCase
     {

@@ -2,12 +2,19 @@
 /// number was written as an integer (`1`) or a float (`1.0`), and the order of object keys.
 /// Source: RFC 8259.
 indirect enum TestJSON: Sendable, Equatable {
+    /// `null`.
     case null
+    /// `true` / `false`.
     case bool(Bool)
+    /// A number written without fraction or exponent.
     case int(Int64)
+    /// Any other number.
     case double(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([TestJSON])
+    /// An object, members in source order.
     case object([(String, TestJSON)])
 
     static func == (a: TestJSON, b: TestJSON) -> Bool {
@@ -29,21 +36,25 @@ indirect enum TestJSON: Sendable, Equatable {
         return nil
     }
 
+    /// The string, if this is one.
     var string: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
+    /// The elements, if this is an array.
     var array: [TestJSON]? {
         if case .array(let a) = self { return a }
         return nil
     }
 
+    /// The members, if this is an object.
     var members: [(String, TestJSON)]? {
         if case .object(let m) = self { return m }
         return nil
     }
 
+    /// The number as an Int64 when it is integral.
     var int: Int64? {
         switch self {
         case .int(let i): return i
@@ -52,6 +63,7 @@ indirect enum TestJSON: Sendable, Equatable {
         }
     }
 
+    /// The number as a Double.
     var number: Double? {
         switch self {
         case .int(let i): return Double(i)
@@ -62,8 +74,11 @@ indirect enum TestJSON: Sendable, Equatable {
 
     /// A JSON syntax error with its byte offset.
     struct ParseError: Error, CustomStringConvertible {
+        /// What is wrong.
         var message: String
+        /// Byte offset of the problem.
         var offset: Int
+        /// `JSON error at byte N: message`.
         var description: String { "JSON error at byte \(offset): \(message)" }
     }
 
