@@ -1,5 +1,5 @@
-import Foundation
 import FirestoreModel
+import Foundation
 import Testing
 
 @testable import SecurityRules
@@ -29,16 +29,20 @@ struct DecisionTests {
     @Test func emulatorMessageShape() throws {
         let rs = try Ruleset(source: Self.rules, fileName: "firestore.rules")
         let req = RulesRequest(
-            database: testDatabase, method: .update, path: ResourcePath(relative: "rooms/r1"), auth: .user(uid: "u", token: [:]), time: testTime,
+            database: testDatabase, method: .update, path: ResourcePath(relative: "rooms/r1"), auth: .user(uid: "u", token: [:]),
+            time: testTime,
             resource: doc("rooms/r1", ["n": .integer(5)]), requestResource: doc("rooms/r1", ["n": .integer(4)]))
         let d = rs.decide(req, access: NoDocumentAccess())
         #expect(!d.allowed)
         #expect(d.explanation.emulatorMessage == "\nfalse for 'update' @ L6")
-        #expect(d.explanation.description.contains("`request.resource.data.n > resource.data.n` → false where `request.resource.data.n` = 4, `resource.data.n` = 5"))
+        #expect(
+            d.explanation.description.contains(
+                "`request.resource.data.n > resource.data.n` → false where `request.resource.data.n` = 4, `resource.data.n` = 5"))
         var unauth = getRequest("rooms/r1", uid: nil)
         unauth.resource = nil
         #expect(rs.decide(unauth, access: NoDocumentAccess()).explanation.emulatorMessage == "\nfalse for 'get' @ L5")
-        #expect(rs.decide(getRequest("other/x"), access: NoDocumentAccess()).explanation.emulatorMessage == "\nNo matching allow statements")
+        #expect(
+            rs.decide(getRequest("other/x"), access: NoDocumentAccess()).explanation.emulatorMessage == "\nNo matching allow statements")
     }
 
     @Test func listRequestFromStructuredQuery() throws {
@@ -75,7 +79,8 @@ struct DecisionTests {
         let rs = try Ruleset(source: Self.rules, fileName: "firestore.rules")
         func create(_ i: Int, key: String) -> RulesRequest {
             RulesRequest(
-                database: testDatabase, method: .create, path: ResourcePath(relative: "rooms/r\(i)"), auth: .unauthenticated, time: testTime,
+                database: testDatabase, method: .create, path: ResourcePath(relative: "rooms/r\(i)"), auth: .unauthenticated,
+                time: testTime,
                 requestResource: doc("rooms/r\(i)", ["k": .string(key)]))
         }
         // Each create reads two missing documents: 2 reads, denied.

@@ -4,23 +4,26 @@ import Testing
 
 struct DiagnosticsTests {
     @Test func renderedWithSourceLineAndCaret() {
-        let text = "rules_version = '2';\nservice cloud.firestore {\n  match /databases/{database}/documents {\n    match /a/{b} { allow read: true; }\n  }\n}\n"
+        let text =
+            "rules_version = '2';\nservice cloud.firestore {\n  match /databases/{database}/documents {\n    match /a/{b} { allow read: true; }\n  }\n}\n"
         do {
             _ = try Ruleset(source: text, fileName: "firestore.rules")
             Issue.record("should not compile")
         } catch {
-            #expect(error.description == """
-                firestore.rules:4:32: Missing 'if' before conditional expression.
-                    match /a/{b} { allow read: true; }
-                                               ^
-                """)
+            #expect(
+                error.description == """
+                    firestore.rules:4:32: Missing 'if' before conditional expression.
+                        match /a/{b} { allow read: true; }
+                                                   ^
+                    """)
             #expect(error.diagnostics.count == 1)
             #expect(error.diagnostics[0].severity == .error)
         }
     }
 
     @Test func columnsCountCharactersNotBytes() {
-        let text = "rules_version = '2';\nservice cloud.firestore { match /databases/{database}/documents { match /a/{b} { allow read: if 'é' == 'é' &&; } } }"
+        let text =
+            "rules_version = '2';\nservice cloud.firestore { match /databases/{database}/documents { match /a/{b} { allow read: if 'é' == 'é' &&; } } }"
         do {
             _ = try Ruleset(source: text, fileName: "u.rules")
             Issue.record("should not compile")

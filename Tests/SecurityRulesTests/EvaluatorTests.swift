@@ -42,8 +42,12 @@ struct EvaluatorTests {
         ("1 == 1.0", "true"), ("[1] == [1.0]", "false"), ("{'a': [1]} == {'a': [1]}", "true"), ("[1, [2]] == [1, [2.0]]", "false"),
         ("9007199254740993 == 9007199254740992.0", "false"), ("9007199254740992 == 9007199254740992.0", "true"),
         ("'a' < 'b'", "true"), ("'\u{FF5E}' < '\u{1F600}'", "false"),
-        ("[1, 2] + [3]", "ERR(Unsupported operation error. Received: list + list. Expected: int + int, float + float, int + float, float + int, string + string, timestamp + duration, duration + duration.)"),
-        ("null.x", "ERR(Null value error.)"), ("null.size()", "ERR(Null value error.)"), ("[1][1]", "ERR(Index out of bound error. Index: [1] , size: [1].)"),
+        (
+            "[1, 2] + [3]",
+            "ERR(Unsupported operation error. Received: list + list. Expected: int + int, float + float, int + float, float + int, string + string, timestamp + duration, duration + duration.)"
+        ),
+        ("null.x", "ERR(Null value error.)"), ("null.size()", "ERR(Null value error.)"),
+        ("[1][1]", "ERR(Index out of bound error. Index: [1] , size: [1].)"),
         ("[1, 2, 3, 4][1:99]", "ERR(Index out of bound error. Index: [99] , size: [4].)"), ("'hé'[1]", "'é'"),
         ("{'a': 1}.hasAll(['a'])", "ERR(Function not found error: Name: [hasAll].)"),
         ("foo", "ERR(Variable not found error: Name: [foo].)"), ("nope(1)", "ERR(Function not found error: Name: [nope].)"),

@@ -13,7 +13,9 @@ struct HostileInputTests {
         let rs = try Ruleset(source: wrapped("f5(1) > 0 || true", functions: functions), fileName: "deep")
         let d = rs.decide(getRequest("a/b"), access: NoDocumentAccess())
         #expect(!d.allowed)
-        #expect(d.explanation.failure?.contains("nested deeper than 400") == true || d.explanation.failure?.contains("1000 expressions") == true)
+        #expect(
+            d.explanation.failure?.contains("nested deeper than 400") == true || d.explanation.failure?.contains("1000 expressions") == true
+        )
     }
 
     @Test func hugeDocumentStringsWithRegexAreBounded() throws {
@@ -48,9 +50,11 @@ struct HostileInputTests {
     @Test func manyWaysAreRefused() throws {
         let rs = try Ruleset(source: wrapped("true"), fileName: "w")
         let values = (0..<30).map { Value.integer(Int64($0)) }
-        let filter = Filter.composite(.and, [
-            .field(FieldPath(["a"]), .in, .array(values)), .field(FieldPath(["b"]), .in, .array(values)),
-        ])
+        let filter = Filter.composite(
+            .and,
+            [
+                .field(FieldPath(["a"]), .in, .array(values)), .field(FieldPath(["b"]), .in, .array(values)),
+            ])
         let req = RulesRequest(
             database: testDatabase, method: .list, path: ResourcePath(relative: "c"), auth: .unauthenticated, time: testTime,
             query: QueryConstraints(filter: filter))

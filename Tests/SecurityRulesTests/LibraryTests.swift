@@ -34,17 +34,30 @@ struct LibraryTests {
         ("duration.time(1, 2, 3, 4).nanos()", "4"),
         ("timestamp.date(9999, 12, 31) + duration.value(1, 'd')", "ERR(Timestamp out of range.)"),
         ("latlng.value(1, 2) == latlng.value(1.0, 2.0)", "true"),
-        ("latlng.value(-100, -122.08)", "ERR(Latitude should be in [-90,90] range and longitude should be in [-180,180] range. latitude: -100.0, longitude: -122.08.)"),
-        ("math.floor(2)", "2"), ("math.abs(-9223372036854775808)", "ERR(Integer overflow error.)"), ("math.ceil(0.0/0.0)", "ERR(Cannot convert NaN to int.)"),
+        (
+            "latlng.value(-100, -122.08)",
+            "ERR(Latitude should be in [-90,90] range and longitude should be in [-180,180] range. latitude: -100.0, longitude: -122.08.)"
+        ),
+        ("math.floor(2)", "2"), ("math.abs(-9223372036854775808)", "ERR(Integer overflow error.)"),
+        ("math.ceil(0.0/0.0)", "ERR(Cannot convert NaN to int.)"),
         ("int(1e300)", "ERR(Cannot convert 1.0E300 to int.)"), ("float('x')", "ERR(Cannot convert 'x' to float.)"),
-        ("string([1])", "ERR(Unsupported operation error. Received: string(list). Expected: string(bool), string(int), string(float), string(null), string(string), string(path).)"),
+        (
+            "string([1])",
+            "ERR(Unsupported operation error. Received: string(list). Expected: string(bool), string(int), string(float), string(null), string(string), string(path).)"
+        ),
         ("path('a/b').bind({'x': 1})", "path(/a/b)"),
         ("'abc'.matches(1)", "ERR(Unsupported operation error. Received: string.matches(int). Expected: string.matches(string).)"),
         ("'abc'.size(1)", "ERR(Unsupported operation error. Received: string.size(int). Expected: string.size().)"),
-        ("['a'].toSet().difference(['a'])", "ERR(Unsupported operation error. Received: set.difference(list). Expected: set.difference(set).)"),
+        (
+            "['a'].toSet().difference(['a'])",
+            "ERR(Unsupported operation error. Received: set.difference(list). Expected: set.difference(set).)"
+        ),
         ("[1, 2, 3].removeAll([2, 2.0])", "[1, 3]"),
         ("{'a': {'b': 1}}.get(['a', 'b'], 0)", "1"),
-        ("{'a': 1}.get(1, 0)", "ERR(Unsupported operation error. Received: map.get(int, int). Expected: map.get(string, any), map.get(list, any).)"),
+        (
+            "{'a': 1}.get(1, 0)",
+            "ERR(Unsupported operation error. Received: map.get(int, int). Expected: map.get(string, any), map.get(list, any).)"
+        ),
     ]
 
     @Test(arguments: cases) func builtins(_ expression: String, _ expected: String) {

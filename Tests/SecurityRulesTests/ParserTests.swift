@@ -28,7 +28,9 @@ struct ParserTests {
     }
 
     @Test func pathLiterals() {
-        #expect(dump("/databases/$(database)/documents/users/$(request.auth.uid)") == "(path /databases/$(database)/documents/users/$(request.auth.uid))")
+        #expect(
+            dump("/databases/$(database)/documents/users/$(request.auth.uid)")
+                == "(path /databases/$(database)/documents/users/$(request.auth.uid))")
         #expect(dump("/databases/(default)/documents/a") == "(path /databases/(default)/documents/a)")
         #expect(dump("exists(/a/$(b)/c) && x") == "(&& (exists (path /a/$(b)/c)) x)")
         #expect(dump("/users/{uid}") == "(path /users/{uid})")
@@ -50,20 +52,21 @@ struct ParserTests {
             }
             """
         let r = try Ruleset(source: text, fileName: "t.rules")
-        #expect(r.syntax.description == """
-            rules_version 2
-            function g()
-              return true
-            service cloud.firestore
-              match /databases/{database}/documents
-                function isUser(u)
-                  let x = u
-                  return (== request.auth.uid x)
-                match /p/{uid}/{rest=**}
-                  allow get,list: if (isUser uid)
-                  allow delete
+        #expect(
+            r.syntax.description == """
+                rules_version 2
+                function g()
+                  return true
+                service cloud.firestore
+                  match /databases/{database}/documents
+                    function isUser(u)
+                      let x = u
+                      return (== request.auth.uid x)
+                    match /p/{uid}/{rest=**}
+                      allow get,list: if (isUser uid)
+                      allow delete
 
-            """)
+                """)
     }
 
     @Test func semicolonsAreOptionalBeforeClosingBrace() throws {

@@ -4,7 +4,9 @@ import Testing
 @testable import SecurityRules
 
 /// Evaluates one expression; fails the test when it does not parse.
-func evaluate(_ text: String, _ variables: [String: RulesValue] = [:], limits: RulesLimits = RulesLimits()) -> Result<RulesValue, RulesEvalError> {
+func evaluate(_ text: String, _ variables: [String: RulesValue] = [:], limits: RulesLimits = RulesLimits()) -> Result<
+    RulesValue, RulesEvalError
+> {
     do {
         return try RulesExpression(text).evaluate(variables: variables, limits: limits)
     } catch {

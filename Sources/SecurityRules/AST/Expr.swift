@@ -101,15 +101,22 @@ public enum RulesUnaryOperator: String, Sendable {
 /// Infix operators other than `&&`/`||` (reference §2.2 levels 3–8).
 public enum RulesBinaryOperator: String, Sendable {
     /// Level 3: `*`, `/`, `%`.
-    case multiply = "*", divide = "/", modulo = "%"
+    case multiply = "*"
+    case divide = "/"
+    case modulo = "%"
     /// Level 4: `+`, `-`.
-    case add = "+", subtract = "-"
+    case add = "+"
+    case subtract = "-"
     /// Level 5: the orderings.
-    case less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+    case less = "<"
+    case lessOrEqual = "<="
+    case greater = ">"
+    case greaterOrEqual = ">="
     /// Level 6: membership in a list, set or map.
     case `in` = "in"
     /// Level 8: equality, never an error between different types.
-    case equal = "==", notEqual = "!="
+    case equal = "=="
+    case notEqual = "!="
 }
 
 /// The lazy, error-absorbing connectives (reference §3.5).

@@ -22,7 +22,9 @@ enum PathMatcher {
         return step(pattern[...], tokens[...], version: version, &captures) ? captures : nil
     }
 
-    private static func step(_ p: ArraySlice<MatchSegment>, _ t: ArraySlice<Token>, version: Int, _ captures: inout [String: Binding]) -> Bool {
+    private static func step(_ p: ArraySlice<MatchSegment>, _ t: ArraySlice<Token>, version: Int, _ captures: inout [String: Binding])
+        -> Bool
+    {
         guard let first = p.first else { return t.isEmpty }
         switch first {
         case .literal(let s):

@@ -81,10 +81,11 @@ extension Ruleset {
             let b = e.id * 4
             guard b + 3 < counts.count else { continue }
             let end = source.position(ofOffset: e.end)
-            entries.append(CoverageEntry(
-                id: e.id, line: e.position.line, column: e.position.column, endLine: end.line, endColumn: end.column,
-                text: source.slice(e.position.offset, e.end), evaluations: counts[b], trueCount: counts[b + 1],
-                falseCount: counts[b + 2], errorCount: counts[b + 3]))
+            entries.append(
+                CoverageEntry(
+                    id: e.id, line: e.position.line, column: e.position.column, endLine: end.line, endColumn: end.column,
+                    text: source.slice(e.position.offset, e.end), evaluations: counts[b], trueCount: counts[b + 1],
+                    falseCount: counts[b + 2], errorCount: counts[b + 3]))
         }
         entries.sort { $0.id < $1.id }
         return CoverageReport(
@@ -133,9 +134,19 @@ extension Ruleset {
                 // Outer (longer) spans open first so nesting stays valid.
                 for e in starting.sorted(by: { (exprEnd[$0.id] ?? 0) > (exprEnd[$1.id] ?? 0) }) {
                     let cls: String
-                    if e.evaluations == 0 { cls = "never" } else if e.errorCount > 0 { cls = "error" } else if e.trueCount > 0 && e.falseCount > 0 { cls = "both" } else if e.trueCount > 0 {
+                    if e.evaluations == 0 {
+                        cls = "never"
+                    } else if e.errorCount > 0 {
+                        cls = "error"
+                    } else if e.trueCount > 0 && e.falseCount > 0 {
+                        cls = "both"
+                    } else if e.trueCount > 0 {
                         cls = "true"
-                    } else if e.falseCount > 0 { cls = "false" } else { cls = "value" }
+                    } else if e.falseCount > 0 {
+                        cls = "false"
+                    } else {
+                        cls = "value"
+                    }
                     let title = "evaluated \(e.evaluations)×: \(e.trueCount) true, \(e.falseCount) false, \(e.errorCount) errors"
                     body += "<span class=\"\(cls)\" title=\"\(title)\">"
                 }
@@ -149,7 +160,8 @@ extension Ruleset {
             .both{background:#def;} .value{background:#eee;}
             """
         let summary = "\(report.evaluatedExpressions) of \(report.expressions) expressions evaluated"
-        return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Rules coverage: \(Self.escapeHTML(report.fileName))</title><style>\(style)</style></head>"
+        return
+            "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Rules coverage: \(Self.escapeHTML(report.fileName))</title><style>\(style)</style></head>"
             + "<body><h3>\(Self.escapeHTML(report.fileName)) — \(summary)</h3>\n\(body)</body></html>\n"
     }
 

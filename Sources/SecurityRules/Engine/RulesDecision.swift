@@ -66,7 +66,10 @@ public struct RulesExplanation: Sendable, CustomStringConvertible {
     public var debugLog: [String]
 
     /// Creates an explanation.
-    public init(method: RulesMethod, path: String, statements: [StatementOutcome] = [], failure: String? = nil, way: String? = nil, debugLog: [String] = []) {
+    public init(
+        method: RulesMethod, path: String, statements: [StatementOutcome] = [], failure: String? = nil, way: String? = nil,
+        debugLog: [String] = []
+    ) {
         self.method = method
         self.path = path
         self.statements = statements

@@ -26,12 +26,14 @@ public struct RulesExpression: Sendable {
         } catch {}
         let diagnostics = parser.lexer.diagnostics + parser.diagnostics
         guard let root, diagnostics.isEmpty else {
-            throw RulesCompileError(diagnostics: diagnostics.isEmpty
-                ? [RulesDiagnostic(.error, "Invalid expression.", at: source.position(ofOffset: 0), in: source)] : diagnostics)
+            throw RulesCompileError(
+                diagnostics: diagnostics.isEmpty
+                    ? [RulesDiagnostic(.error, "Invalid expression.", at: source.position(ofOffset: 0), in: source)] : diagnostics)
         }
         self.source = source
         self.root = root
-        self.program = RulesProgram(source: source, syntax: RulesFileSyntax(version: 2, functions: [], service: nil, exprCount: parser.nextID), extra: [root])
+        self.program = RulesProgram(
+            source: source, syntax: RulesFileSyntax(version: 2, functions: [], service: nil, exprCount: parser.nextID), extra: [root])
     }
 
     /// The S-expression dump of the tree.
@@ -44,7 +46,8 @@ public struct RulesExpression: Sendable {
         database: DatabaseID = DatabaseID(project: "demo-project")
     ) -> Result<RulesValue, RulesEvalError> {
         let ledger = AccessLedger(access: access, limit: limits.maxDocumentAccessPerOperation)
-        let evaluation = Evaluation(program: program, database: database, limits: limits, globals: variables, ledger: ledger, recordCoverage: false)
+        let evaluation = Evaluation(
+            program: program, database: database, limits: limits, globals: variables, ledger: ledger, recordCoverage: false)
         let env = Environment(variables: [:], scope: 0, captures: [:])
         do {
             return .success(try evaluation.eval(root, env))

@@ -68,7 +68,12 @@ struct RulesProgram: Sendable {
             if e.id < exprs.count { exprs[e.id] = e }
             for c in e.kind.children { collect(c) }
         }
-        for s in scopes { for f in s.functions.values { collect(f.body); f.bindings.forEach { collect($0.value) } } }
+        for s in scopes {
+            for f in s.functions.values {
+                collect(f.body)
+                for b in f.bindings { collect(b.value) }
+            }
+        }
         for m in matches { for a in m.allows { if let c = a.condition { collect(c) } } }
         for e in extra { collect(e) }
         self.expressions = exprs.compactMap { $0 }

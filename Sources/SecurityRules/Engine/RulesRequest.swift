@@ -77,7 +77,8 @@ public struct QueryConstraints: Sendable, Hashable {
 
     /// The constraints of a structured query.
     public init(_ query: StructuredQuery) {
-        self.init(filter: query.filter, limit: query.limit, offset: query.offset, orderBy: query.orderBy, allDescendants: query.allDescendants)
+        self.init(
+            filter: query.filter, limit: query.limit, offset: query.offset, orderBy: query.orderBy, allDescendants: query.allDescendants)
     }
 }
 

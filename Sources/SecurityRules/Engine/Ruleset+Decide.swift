@@ -23,7 +23,10 @@ extension Ruleset {
     }
 
     /// Evaluates the candidates; on denial re-runs with tracing to name the culprits.
-    func run(request: RulesRequest, pathText: String, tokens: [PathMatcher.Token], globals: [String: RulesValue], ledger: AccessLedger, way: String?)
+    func run(
+        request: RulesRequest, pathText: String, tokens: [PathMatcher.Token], globals: [String: RulesValue], ledger: AccessLedger,
+        way: String?
+    )
         -> RulesDecision
     {
         let cands = candidates(for: request.method, tokens: tokens)
@@ -72,7 +75,8 @@ extension Ruleset {
 
     /// Evaluates the candidates in order until one grants; `trace` records sub-results for explanations.
     func evaluate(_ cands: [Candidate], request: RulesRequest, globals: [String: RulesValue], ledger: AccessLedger, trace: Bool) -> Pass {
-        let evaluation = Evaluation(program: program, database: request.database, limits: limits, globals: globals, ledger: ledger, recordCoverage: !trace)
+        let evaluation = Evaluation(
+            program: program, database: request.database, limits: limits, globals: globals, ledger: ledger, recordCoverage: !trace)
         if trace { evaluation.trace = [:] }
         var pass = evaluateStatements(cands, evaluation, trace: trace)
         pass.debugLog = evaluation.debugLog
@@ -85,13 +89,16 @@ extension Ruleset {
         for c in cands {
             let matchPath = "/" + c.match.pattern.map(\.description).joined(separator: "/")
             guard let condition = c.allow.condition else {
-                pass.outcomes.append(StatementOutcome(matchPath: matchPath, methods: c.allow.methods, position: c.allow.position, result: .granted, culprits: []))
+                pass.outcomes.append(
+                    StatementOutcome(
+                        matchPath: matchPath, methods: c.allow.methods, position: c.allow.position, result: .granted, culprits: []))
                 pass.allowed = true
                 return pass
             }
             var env = Environment(variables: c.captures, scope: c.match.scope, captures: c.captures)
             env.variables = c.captures
-            var outcome = StatementOutcome(matchPath: matchPath, methods: c.allow.methods, position: condition.position, result: .denied, culprits: [])
+            var outcome = StatementOutcome(
+                matchPath: matchPath, methods: c.allow.methods, position: condition.position, result: .denied, culprits: [])
             do {
                 let v = try evaluation.eval(condition, env)
                 switch v {

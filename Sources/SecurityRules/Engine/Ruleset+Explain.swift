@@ -13,7 +13,8 @@ extension Ruleset {
     /// The source of `e` on one line, shortened to 120 characters.
     func text(_ e: Expr) -> String {
         let raw = source.slice(e.position.offset, e.end)
-        let oneLine = raw.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map { $0.trimmingPrefix(while: \.isWhitespace) }.joined(separator: " ")
+        let oneLine = raw.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map { $0.trimmingPrefix(while: \.isWhitespace) }.joined(
+            separator: " ")
         return oneLine.count > 120 ? String(oneLine.prefix(117)) + "..." : oneLine
     }
 
@@ -49,7 +50,8 @@ extension Ruleset {
         }
         switch e.kind {
         case .logical(.and, let terms):
-            if let culprit = terms.first(where: { if case .success(.bool(false))? = ev.trace?[$0.id] { return true } else { return false } }) {
+            if let culprit = terms.first(where: { if case .success(.bool(false))? = ev.trace?[$0.id] { return true } else { return false } }
+            ) {
                 collect(culprit, ev, &out, &visited, depth: depth + 1)
                 return
             }

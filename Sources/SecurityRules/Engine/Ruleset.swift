@@ -31,7 +31,9 @@ public final class Ruleset: Sendable {
             // Refuse to even index absurdly large inputs.
             let head = RulesSource(text: String(text.prefix(200)), fileName: fileName)
             throw RulesCompileError(diagnostics: [
-                RulesDiagnostic(.error, "Ruleset is \(text.utf8.count) bytes; the limit is 262144 bytes (256 KB).", at: head.position(ofOffset: 0), in: head)
+                RulesDiagnostic(
+                    .error, "Ruleset is \(text.utf8.count) bytes; the limit is 262144 bytes (256 KB).", at: head.position(ofOffset: 0),
+                    in: head)
             ])
         }
         let source = RulesSource(text: text, fileName: fileName)
@@ -109,11 +111,12 @@ public final class Ruleset: Sendable {
         if request.method == .list, let q = request.query {
             var orderBy: [String: RulesValue] = [:]
             for o in q.orderBy { orderBy[o.field.canonical] = .string(o.direction == .ascending ? "ASC" : "DESC") }
-            r["query"] = .map(RulesMap([
-                "limit": q.limit.map { .int(Int64($0)) } ?? .null,
-                "offset": .int(Int64(q.offset)),
-                "orderBy": .map(RulesMap(orderBy)),
-            ]))
+            r["query"] = .map(
+                RulesMap([
+                    "limit": q.limit.map { .int(Int64($0)) } ?? .null,
+                    "offset": .int(Int64(q.offset)),
+                    "orderBy": .map(RulesMap(orderBy)),
+                ]))
         }
         return ["request": .map(RulesMap(r))]
     }

@@ -114,7 +114,9 @@ enum ConstraintLogic {
     }
 
     /// `c.hasAny(list)` / `c.hasAll(list)` on an array-contains constraint.
-    static func method(_ name: String, _ c: RulesConstraint, _ args: [RulesValue], at p: SourcePosition) throws(RulesEvalError) -> RulesValue {
+    static func method(_ name: String, _ c: RulesConstraint, _ args: [RulesValue], at p: SourcePosition) throws(RulesEvalError)
+        -> RulesValue
+    {
         guard args.count == 1, case .list(let items) = args[0] else { throw unprovable(p) }
         let contained = c.pairs.filter { $0.comparator == .listContains }.map(\.value)
         func has(_ x: RulesValue) -> Bool { contained.contains { RulesValue.rulesEqual($0, x) } }

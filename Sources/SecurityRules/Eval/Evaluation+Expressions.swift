@@ -175,7 +175,9 @@ extension Evaluation {
     }
 
     /// A call by name: innermost user function, else a global built-in (reference §1, §4.13).
-    private func evalCall(_ name: String, _ args: [Expr], _ env: Environment, at position: SourcePosition) throws(RulesEvalError) -> RulesValue {
+    private func evalCall(_ name: String, _ args: [Expr], _ env: Environment, at position: SourcePosition) throws(RulesEvalError)
+        -> RulesValue
+    {
         if let (fn, declaringScope) = program.resolveFunction(name, from: env.scope) {
             let values = try evalAll(args, env)
             return try callUser(fn, declaringScope: declaringScope, args: values, caller: env, at: position)

@@ -79,7 +79,10 @@ final class Evaluation {
     var debugLog: [String] = []
 
     /// Creates the state for one request.
-    init(program: RulesProgram, database: DatabaseID, limits: RulesLimits, globals: [String: RulesValue], ledger: AccessLedger, recordCoverage: Bool) {
+    init(
+        program: RulesProgram, database: DatabaseID, limits: RulesLimits, globals: [String: RulesValue], ledger: AccessLedger,
+        recordCoverage: Bool
+    ) {
         self.program = program
         self.database = database
         self.limits = limits

@@ -6,7 +6,9 @@ import FirestoreModel
 /// naming what was received and what is accepted.
 enum Operators {
     /// The signatures `+` accepts, for error messages.
-    static let arithmeticSignatures = ["int + int", "float + float", "int + float", "float + int", "string + string", "timestamp + duration", "duration + duration"]
+    static let arithmeticSignatures = [
+        "int + int", "float + float", "int + float", "float + int", "string + string", "timestamp + duration", "duration + duration",
+    ]
 
     /// `!v`, `-v`.
     static func unary(_ op: RulesUnaryOperator, _ v: RulesValue, at p: SourcePosition) throws(RulesEvalError) -> RulesValue {
@@ -17,7 +19,9 @@ enum Operators {
             return .int(-i)
         case (.negate, .float(let d)): return .float(-d)
         case (.negate, .duration(let d)):
-            guard let n = RulesDuration(seconds: -d.seconds, nanos: -Int64(d.nanos)) else { throw RulesEvalError(RulesMessages.overflow, at: p) }
+            guard let n = RulesDuration(seconds: -d.seconds, nanos: -Int64(d.nanos)) else {
+                throw RulesEvalError(RulesMessages.overflow, at: p)
+            }
             return .duration(n)
         case (_, .constraint): throw RulesEvalError("", at: p, kind: .unprovable)
         case (.not, _): throw RulesEvalError(RulesMessages.unsupported("!\(v.typeName)", expected: ["!bool"]), at: p)
@@ -26,7 +30,8 @@ enum Operators {
     }
 
     /// `l op r` for every binary operator but `&&`/`||`.
-    static func binary(_ op: RulesBinaryOperator, _ l: RulesValue, _ r: RulesValue, at p: SourcePosition, evaluation: Evaluation) throws(RulesEvalError)
+    static func binary(_ op: RulesBinaryOperator, _ l: RulesValue, _ r: RulesValue, at p: SourcePosition, evaluation: Evaluation)
+        throws(RulesEvalError)
         -> RulesValue
     {
         if case .constraint(let c) = l { return try ConstraintLogic.compare(op, c, r, constraintOnLeft: true, at: p) }
@@ -44,7 +49,12 @@ enum Operators {
             guard let c = compare(l, r) else {
                 if isComparable(l, r) { return .bool(false) }  // NaN involved
                 throw RulesEvalError(
-                    RulesMessages.unsupported("\(l.typeName) \(op.rawValue) \(r.typeName)", expected: ["number \(op.rawValue) number", "string \(op.rawValue) string", "timestamp \(op.rawValue) timestamp", "duration \(op.rawValue) duration"]),
+                    RulesMessages.unsupported(
+                        "\(l.typeName) \(op.rawValue) \(r.typeName)",
+                        expected: [
+                            "number \(op.rawValue) number", "string \(op.rawValue) string", "timestamp \(op.rawValue) timestamp",
+                            "duration \(op.rawValue) duration",
+                        ]),
                     at: p)
             }
             switch op {
@@ -142,7 +152,9 @@ enum Operators {
             return .duration(d)
         default:
             throw RulesEvalError(
-                RulesMessages.unsupported("\(l.typeName) - \(r.typeName)", expected: ["int - int", "float - float", "timestamp - duration", "timestamp - timestamp", "duration - duration"]),
+                RulesMessages.unsupported(
+                    "\(l.typeName) - \(r.typeName)",
+                    expected: ["int - int", "float - float", "timestamp - duration", "timestamp - timestamp", "duration - duration"]),
                 at: p)
         }
     }
@@ -164,7 +176,9 @@ enum Operators {
     }
 
     /// `l * r`, `l / r`, `l % r`: integer division truncates, int division by zero errors.
-    static func multiplicative(_ op: RulesBinaryOperator, _ l: RulesValue, _ r: RulesValue, at p: SourcePosition) throws(RulesEvalError) -> RulesValue {
+    static func multiplicative(_ op: RulesBinaryOperator, _ l: RulesValue, _ r: RulesValue, at p: SourcePosition) throws(RulesEvalError)
+        -> RulesValue
+    {
         switch (l, r) {
         case (.int(let a), .int(let b)):
             switch op {
@@ -192,12 +206,16 @@ enum Operators {
         default:
             let o = op.rawValue
             throw RulesEvalError(
-                RulesMessages.unsupported("\(l.typeName) \(o) \(r.typeName)", expected: ["int \(o) int", "float \(o) float", "int \(o) float", "float \(o) int"]), at: p)
+                RulesMessages.unsupported(
+                    "\(l.typeName) \(o) \(r.typeName)", expected: ["int \(o) int", "float \(o) float", "int \(o) float", "float \(o) int"]),
+                at: p)
         }
     }
 
     /// `x in container`: list and set membership, map keys (reference §4.5, §4.6, §4.8).
-    static func membership(_ x: RulesValue, _ container: RulesValue, at p: SourcePosition, evaluation: Evaluation) throws(RulesEvalError) -> RulesValue {
+    static func membership(_ x: RulesValue, _ container: RulesValue, at p: SourcePosition, evaluation: Evaluation) throws(RulesEvalError)
+        -> RulesValue
+    {
         if x.containsPartialMap { throw RulesEvalError("", at: p, kind: .unprovable) }
         switch container {
         case .list(let items):
@@ -218,7 +236,8 @@ enum Operators {
             throw RulesEvalError(RulesMessages.nullValue, at: p)
         default:
             throw RulesEvalError(
-                RulesMessages.unsupported("\(x.typeName) in \(container.typeName)", expected: ["any in list", "any in set", "string in map"]), at: p)
+                RulesMessages.unsupported(
+                    "\(x.typeName) in \(container.typeName)", expected: ["any in list", "any in set", "string in map"]), at: p)
         }
     }
 
@@ -258,16 +277,21 @@ enum Operators {
         case (.constraint, _): throw RulesEvalError("", at: p, kind: .unprovable)
         default:
             throw RulesEvalError(
-                RulesMessages.unsupported("\(r.typeName)[\(i.typeName)]", expected: ["list[int]", "string[int]", "map[string]", "path[int]", "path[string]"]), at: p)
+                RulesMessages.unsupported(
+                    "\(r.typeName)[\(i.typeName)]", expected: ["list[int]", "string[int]", "map[string]", "path[int]", "path[string]"]),
+                at: p)
         }
     }
 
     /// `r[i:j]`: half-open, no clamping (reference §2.4).
-    static func slice(_ r: RulesValue, _ lower: RulesValue?, _ upper: RulesValue?, at p: SourcePosition) throws(RulesEvalError) -> RulesValue {
+    static func slice(_ r: RulesValue, _ lower: RulesValue?, _ upper: RulesValue?, at p: SourcePosition) throws(RulesEvalError)
+        -> RulesValue
+    {
         func bound(_ v: RulesValue?, _ fallback: Int) throws(RulesEvalError) -> Int64 {
             guard let v else { return Int64(fallback) }
             guard case .int(let n) = v else {
-                throw RulesEvalError(RulesMessages.unsupported("slice with \(v.typeName)", expected: ["list[int:int]", "string[int:int]"]), at: p)
+                throw RulesEvalError(
+                    RulesMessages.unsupported("slice with \(v.typeName)", expected: ["list[int:int]", "string[int:int]"]), at: p)
             }
             return n
         }
@@ -285,7 +309,8 @@ enum Operators {
             return .string(String(decoding: units[Int(a)..<Int(b)], as: UTF16.self))
         case .null: throw RulesEvalError(RulesMessages.nullValue, at: p)
         default:
-            throw RulesEvalError(RulesMessages.unsupported("\(r.typeName)[int:int]", expected: ["list[int:int]", "string[int:int]"]), at: p)
+            throw RulesEvalError(
+                RulesMessages.unsupported("\(r.typeName)[int:int]", expected: ["list[int:int]", "string[int:int]"]), at: p)
         }
     }
 

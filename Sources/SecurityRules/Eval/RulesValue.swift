@@ -202,7 +202,12 @@ public struct RulesConstraint: Sendable {
     /// A comparator of a filter.
     public enum Comparator: String, Sendable {
         /// Equality, inequality and ordering filters.
-        case eq = "EQ", neq = "NEQ", gt = "GT", gte = "GTE", lt = "LT", lte = "LTE"
+        case eq = "EQ"
+        case neq = "NEQ"
+        case gt = "GT"
+        case gte = "GTE"
+        case lt = "LT"
+        case lte = "LTE"
         /// `array-contains`.
         case listContains = "LIST_CONTAINS"
     }

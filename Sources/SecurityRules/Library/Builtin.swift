@@ -28,7 +28,10 @@ struct Builtin: Sendable {
             } else {
                 received = "\(receiver.typeName).\(name)(\(types))"
             }
-            return RulesEvalError(RulesMessages.unsupported(received, expected: signatures.map { sig in sig.firstRange(of: " -> ").map { String(sig[..<$0.lowerBound]) } ?? sig }), at: position)
+            return RulesEvalError(
+                RulesMessages.unsupported(
+                    received, expected: signatures.map { sig in sig.firstRange(of: " -> ").map { String(sig[..<$0.lowerBound]) } ?? sig }),
+                at: position)
         }
 
         /// Argument `i` as an int.

@@ -1,5 +1,5 @@
-import Foundation
 import FirestoreModel
+import Foundation
 
 /// `timestamp`, `duration` and `latlng` methods and namespaces (reference §4.10–§4.12).
 extension Library {
@@ -54,15 +54,20 @@ extension Library {
             return d - days(civil(d).0, 1, 1) + 1
         },
         timestampPart("toMillis", "Milliseconds since the epoch.") { $0.seconds * 1000 + Int64($0.nanos) / 1_000_000 },
-        Builtin("date", on: .timestamp, ["timestamp.date() -> timestamp"], arity: 0...0, doc: "The timestamp truncated to 00:00 UTC.") { c in
+        Builtin("date", on: .timestamp, ["timestamp.date() -> timestamp"], arity: 0...0, doc: "The timestamp truncated to 00:00 UTC.") {
+            c in
             .timestamp(Timestamp(seconds: epochDays(receiverTimestamp(c)) * 86_400, nanos: 0))
         },
-        Builtin("time", on: .timestamp, ["timestamp.time() -> duration"], arity: 0...0, doc: "Duration since midnight UTC.") { c throws(RulesEvalError) in
+        Builtin("time", on: .timestamp, ["timestamp.time() -> duration"], arity: 0...0, doc: "Duration since midnight UTC.") {
+            c throws(RulesEvalError) in
             let t = receiverTimestamp(c)
-            guard let d = RulesDuration(seconds: t.seconds - epochDays(t) * 86_400, nanos: Int64(t.nanos)) else { throw c.fail(RulesMessages.overflow) }
+            guard let d = RulesDuration(seconds: t.seconds - epochDays(t) * 86_400, nanos: Int64(t.nanos)) else {
+                throw c.fail(RulesMessages.overflow)
+            }
             return .duration(d)
         },
-        Builtin("timestamp.value", ["timestamp.value(int) -> timestamp"], arity: 1...1, doc: "Timestamp from epoch milliseconds.") { c throws(RulesEvalError) in
+        Builtin("timestamp.value", ["timestamp.value(int) -> timestamp"], arity: 1...1, doc: "Timestamp from epoch milliseconds.") {
+            c throws(RulesEvalError) in
             let ms = try c.int(0)
             let s = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
             let t = Timestamp(seconds: s, nanos: Int32((ms - s * 1000) * 1_000_000))
@@ -122,7 +127,9 @@ extension Library {
             guard let d else { throw c.fail("Duration out of range.") }
             return .duration(d)
         },
-        Builtin("duration.time", ["duration.time(int, int, int, int) -> duration"], arity: 4...4, doc: "Hours, minutes, seconds, nanoseconds.") {
+        Builtin(
+            "duration.time", ["duration.time(int, int, int, int) -> duration"], arity: 4...4, doc: "Hours, minutes, seconds, nanoseconds."
+        ) {
             c throws(RulesEvalError) in
             let (h, m, s, ns) = (try c.int(0), try c.int(1), try c.int(2), try c.int(3))
             let (hs, o1) = h.multipliedReportingOverflow(by: 3600)
@@ -156,19 +163,25 @@ extension Library {
         Builtin("longitude", on: .latlng, ["latlng.longitude() -> float"], arity: 0...0, doc: "Degrees east.") { c in
             .float(receiverLatLng(c).longitude)
         },
-        Builtin("distance", on: .latlng, ["latlng.distance(latlng) -> float"], arity: 1...1, doc: "Great-circle distance in metres (haversine).") {
+        Builtin(
+            "distance", on: .latlng, ["latlng.distance(latlng) -> float"], arity: 1...1, doc: "Great-circle distance in metres (haversine)."
+        ) {
             c throws(RulesEvalError) in
             guard case .latlng(let b) = c.args[0] else { throw c.unsupported() }
             let a = receiverLatLng(c)
             return .float(haversineMeters(a, b))
         },
-        Builtin("latlng.value", ["latlng.value(float, float) -> latlng"], arity: 2...2, doc: "A point; latitude in [-90,90], longitude in [-180,180].") {
+        Builtin(
+            "latlng.value", ["latlng.value(float, float) -> latlng"], arity: 2...2,
+            doc: "A point; latitude in [-90,90], longitude in [-180,180]."
+        ) {
             c throws(RulesEvalError) in
             let lat = try c.number(0)
             let lng = try c.number(1)
             guard lat >= -90, lat <= 90, lng >= -180, lng <= 180 else {
                 throw c.fail(
-                    "Latitude should be in [-90,90] range and longitude should be in [-180,180] range. latitude: \(RulesFormat.double(lat)), longitude: \(RulesFormat.double(lng)).")
+                    "Latitude should be in [-90,90] range and longitude should be in [-180,180] range. latitude: \(RulesFormat.double(lat)), longitude: \(RulesFormat.double(lng))."
+                )
             }
             return .latlng(GeoPoint(latitude: lat, longitude: lng))
         },

@@ -38,7 +38,11 @@ struct ScalarSet: Sendable {
         var found = false
         while lo <= hi {
             let mid = (lo + hi) / 2
-            if c < ranges[mid].lowerBound { hi = mid - 1 } else if c > ranges[mid].upperBound { lo = mid + 1 } else {
+            if c < ranges[mid].lowerBound {
+                hi = mid - 1
+            } else if c > ranges[mid].upperBound {
+                lo = mid + 1
+            } else {
                 found = true
                 break
             }
@@ -134,9 +138,18 @@ struct RegexParser {
             var lo = 0
             var hi: Int?
             switch c {
-            case 0x2A: lo = 0; hi = nil; i += 1
-            case 0x2B: lo = 1; hi = nil; i += 1
-            case 0x3F: lo = 0; hi = 1; i += 1
+            case 0x2A:
+                lo = 0
+                hi = nil
+                i += 1
+            case 0x2B:
+                lo = 1
+                hi = nil
+                i += 1
+            case 0x3F:
+                lo = 0
+                hi = 1
+                i += 1
             case 0x7B:
                 guard let (a, b, len) = scanCount() else { return node }
                 lo = a
@@ -366,14 +379,23 @@ struct RegexParser {
         var first = true
         while true {
             guard let c = peek() else { throw RegexSyntaxError(message: "missing closing ]") }
-            if c == 0x5D && !first { i += 1; break }
+            if c == 0x5D && !first {
+                i += 1
+                break
+            }
             first = false
             if c == 0x5B, peek(1) == 0x3A {
                 var j = i + 2
                 var name = ""
-                while j < s.count, s[j] != 0x3A { name.unicodeScalars.append(Unicode.Scalar(s[j]) ?? " "); j += 1 }
+                while j < s.count, s[j] != 0x3A {
+                    name.unicodeScalars.append(Unicode.Scalar(s[j]) ?? " ")
+                    j += 1
+                }
                 var neg = false
-                if name.hasPrefix("^") { neg = true; name.removeFirst() }
+                if name.hasPrefix("^") {
+                    neg = true
+                    name.removeFirst()
+                }
                 guard j + 1 < s.count, s[j + 1] == 0x5D, let cls = Self.posixClasses[name] else {
                     throw RegexSyntaxError(message: "invalid character class range")
                 }

@@ -109,7 +109,9 @@ struct Lexer {
         }
         if c == 38 || c == 124 {
             offset += 1
-            error("Unexpected '\(String(UnicodeScalar(c)))'; did you mean '\(String(UnicodeScalar(c)))\(String(UnicodeScalar(c)))'?", at: start)
+            error(
+                "Unexpected '\(String(UnicodeScalar(c)))'; did you mean '\(String(UnicodeScalar(c)))\(String(UnicodeScalar(c)))'?",
+                at: start)
             return Token(kind: .invalid, start: start, end: offset)
         }
         // Skip one whole UTF-8 scalar.
@@ -256,7 +258,9 @@ struct Lexer {
                         appendScalar(v, to: &out, at: escStart, ok: &ok)
                     }
                 default:
-                    error("Invalid escape sequence '\\\(String(UnicodeScalar(e)))' in string literal; write '\\\\\(String(UnicodeScalar(e)))' for a literal backslash.", at: escStart)
+                    error(
+                        "Invalid escape sequence '\\\(String(UnicodeScalar(e)))' in string literal; write '\\\\\(String(UnicodeScalar(e)))' for a literal backslash.",
+                        at: escStart)
                     ok = false
                 }
                 continue

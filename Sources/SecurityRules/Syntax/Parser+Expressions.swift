@@ -82,7 +82,9 @@ extension Parser {
             advance()
             guard let name = current.identifier else { try fail("Expected a type name after 'is', found \(describe(current)).") }
             guard let type = RulesType(rawValue: name), type != .null else {
-                try fail("Unknown type '\(name)' after 'is'; expected one of bool, int, float, number, string, bytes, list, map, set, map_diff, path, timestamp, duration, latlng, constraint.")
+                try fail(
+                    "Unknown type '\(name)' after 'is'; expected one of bool, int, float, number, string, bytes, list, map, set, map_diff, path, timestamp, duration, latlng, constraint."
+                )
             }
             advance()
             lhs = try make(.isType(lhs, type), from: start)
@@ -173,7 +175,9 @@ extension Parser {
         while true {
             if current.isSymbol(".") {
                 advance()
-                guard let name = current.identifier else { try fail("Expected a field or method name after '.', found \(describe(current)).") }
+                guard let name = current.identifier else {
+                    try fail("Expected a field or method name after '.', found \(describe(current)).")
+                }
                 advance()
                 if current.isSymbol("(") {
                     let args = try parseArguments()

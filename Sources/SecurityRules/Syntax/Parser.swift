@@ -342,7 +342,9 @@ struct Parser {
                 bindings.append(LetBinding(name: n, value: try parseExpression()))
                 skipOptionalSemicolon()
             }
-            guard current.isIdentifier("return") else { try fail("Expected 'return' in the body of function '\(name)', found \(describe(current)).") }
+            guard current.isIdentifier("return") else {
+                try fail("Expected 'return' in the body of function '\(name)', found \(describe(current)).")
+            }
             advance()
             let body = try parseExpression()
             skipOptionalSemicolon()

@@ -33,8 +33,12 @@ struct RulesChecker {
 
     /// Parameter and `let` limits.
     mutating func checkFunction(_ f: FunctionDecl) {
-        if f.parameters.count > 7 { error("Function '\(f.name)' has \(f.parameters.count) parameters; at most 7 are allowed.", at: f.position) }
-        if f.bindings.count > 10 { error("Function '\(f.name)' has \(f.bindings.count) let bindings; at most 10 are allowed.", at: f.position) }
+        if f.parameters.count > 7 {
+            error("Function '\(f.name)' has \(f.parameters.count) parameters; at most 7 are allowed.", at: f.position)
+        }
+        if f.bindings.count > 10 {
+            error("Function '\(f.name)' has \(f.bindings.count) let bindings; at most 10 are allowed.", at: f.position)
+        }
         if Set(f.parameters).count != f.parameters.count { error("Function '\(f.name)' repeats a parameter name.", at: f.position) }
     }
 

@@ -71,7 +71,9 @@ struct SuiteDecoder {
     private func special(_ tag: String, _ arg: TestJSON, requestTime: Timestamp) throws(SuiteError) -> Value {
         switch tag {
         case "$timestamp":
-            guard let s = arg.string, let t = Timestamp(rfc3339: s) else { throw SuiteError(message: "$timestamp needs an RFC 3339 string") }
+            guard let s = arg.string, let t = Timestamp(rfc3339: s) else {
+                throw SuiteError(message: "$timestamp needs an RFC 3339 string")
+            }
             return .timestamp(t)
         case "$requestTime", "$serverTimestamp":
             let offset = arg.number ?? 0
@@ -126,7 +128,8 @@ struct SuiteDecoder {
         guard let j else { return .unauthenticated }
         switch j {
         case .null: return .unauthenticated
-        case .string(let uid): return .user(uid: uid, token: ["sub": .string(uid), "firebase": .map(["sign_in_provider": .string("google.com")])])
+        case .string(let uid):
+            return .user(uid: uid, token: ["sub": .string(uid), "firebase": .map(["sign_in_provider": .string("google.com")])])
         case .object:
             guard let uid = j["uid"]?.string else { throw SuiteError(message: "auth needs a uid") }
             var token = try fields(j["token"], requestTime: time, what: "auth.token") ?? [:]
@@ -181,7 +184,9 @@ struct SuiteDecoder {
         let filter: Filter? = parts.isEmpty ? nil : (parts.count == 1 ? parts[0] : .composite(.and, parts))
         var orders: [Order] = []
         for o in j["orderBy"]?.array ?? [] {
-            guard let a = o.array, let f = a.first?.string, let p = try? FieldPath(parsing: f) else { throw SuiteError(message: "orderBy entries are [field, asc|desc]") }
+            guard let a = o.array, let f = a.first?.string, let p = try? FieldPath(parsing: f) else {
+                throw SuiteError(message: "orderBy entries are [field, asc|desc]")
+            }
             orders.append(Order(p, a.count > 1 && a[1].string == "desc" ? .descending : .ascending))
         }
         var allDescendants = false

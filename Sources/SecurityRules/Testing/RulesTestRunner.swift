@@ -1,5 +1,5 @@
-import Foundation
 import FirestoreModel
+import Foundation
 
 /// Runs rules test suites: JSON files of cases with expected verdicts (format in
 /// `rules/README.md`; reference §12.1). `hearth rules test <dir>` calls `run`.

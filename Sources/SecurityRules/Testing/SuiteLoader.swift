@@ -1,5 +1,5 @@
-import Foundation
 import FirestoreModel
+import Foundation
 
 /// Turns one suite's JSON into runnable cases: resolves the rules text (file, inline text, or
 /// a condition wrapped in a catch-all match), seeds documents, and builds each request.
@@ -55,7 +55,8 @@ struct SuiteLoader {
             guard let parsed = Timestamp(rfc3339: t) else { throw SuiteError(message: "bad suite time \(t)") }
             suiteTime = parsed
         }
-        let suiteRules: (String, String)? = (suite["rules"] != nil || suite["rulesText"] != nil || suite["condition"] != nil)
+        let suiteRules: (String, String)? =
+            (suite["rules"] != nil || suite["rulesText"] != nil || suite["condition"] != nil)
             ? try rules(suite, fallback: nil) : nil
         let baseDecoder = SuiteDecoder(database: database, time: suiteTime)
         var seeded: [ResourcePath: Document] = [:]
@@ -78,7 +79,10 @@ struct SuiteLoader {
 
     /// One case: request, documents before and after, expectation.
     /// - Throws: `SuiteError` for malformed fields.
-    func testCase(_ c: TestJSON, name: String, database: DatabaseID, suiteTime: Timestamp, seeded: [ResourcePath: Document], suiteRules: (String, String)?)
+    func testCase(
+        _ c: TestJSON, name: String, database: DatabaseID, suiteTime: Timestamp, seeded: [ResourcePath: Document],
+        suiteRules: (String, String)?
+    )
         throws -> RulesTestCase
     {
         var time = suiteTime
@@ -126,7 +130,9 @@ struct SuiteLoader {
             after[path] = nil
         }
         for w in c["batch"]?.array ?? [] {
-            guard let p = w["path"]?.string.map({ ResourcePath(relative: $0) }) else { throw SuiteError(message: "batch entries need a path") }
+            guard let p = w["path"]?.string.map({ ResourcePath(relative: $0) }) else {
+                throw SuiteError(message: "batch entries need a path")
+            }
             if case .bool(true)? = w["delete"] {
                 after[p] = nil
             } else if let m = try decoder.fields(w["merge"], requestTime: time, what: "batch merge") {

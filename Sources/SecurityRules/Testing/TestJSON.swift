@@ -130,8 +130,14 @@ indirect enum TestJSON: Sendable, Equatable {
                     items.append(try value(depth: depth + 1))
                     skipSpace()
                     guard i < bytes.count else { throw fail("unterminated array") }
-                    if bytes[i] == 44 { i += 1; continue }
-                    if bytes[i] == 93 { i += 1; return .array(items) }
+                    if bytes[i] == 44 {
+                        i += 1
+                        continue
+                    }
+                    if bytes[i] == 93 {
+                        i += 1
+                        return .array(items)
+                    }
                     throw fail("expected , or ]")
                 }
             case 123:
@@ -152,8 +158,14 @@ indirect enum TestJSON: Sendable, Equatable {
                     members.append((k, try value(depth: depth + 1)))
                     skipSpace()
                     guard i < bytes.count else { throw fail("unterminated object") }
-                    if bytes[i] == 44 { i += 1; continue }
-                    if bytes[i] == 125 { i += 1; return .object(members) }
+                    if bytes[i] == 44 {
+                        i += 1
+                        continue
+                    }
+                    if bytes[i] == 125 {
+                        i += 1
+                        return .object(members)
+                    }
                     throw fail("expected , or }")
                 }
             default: return try number()
@@ -166,10 +178,14 @@ indirect enum TestJSON: Sendable, Equatable {
             if i < bytes.count, bytes[i] == 45 { i += 1 }
             while i < bytes.count {
                 let c = bytes[i]
-                if c >= 48 && c <= 57 { i += 1 } else if c == 46 || c == 101 || c == 69 || c == 43 || (c == 45 && i > start) {
+                if c >= 48 && c <= 57 {
+                    i += 1
+                } else if c == 46 || c == 101 || c == 69 || c == 43 || (c == 45 && i > start) {
                     isFloat = true
                     i += 1
-                } else { break }
+                } else {
+                    break
+                }
             }
             let text = String(decoding: bytes[start..<i], as: UTF8.self)
             if !isFloat, let v = Int64(text) { return .int(v) }
