@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import SecurityRules
@@ -74,5 +75,22 @@ struct DiagnosticsTests {
     @Test func warningsFreeFileCompiles() throws {
         let r = try Ruleset(source: wrapped("true"), fileName: "ok")
         #expect(r.warnings.isEmpty)
+        let url = RulesSuiteTests.repositoryRoot.appendingPathComponent("firebase/firestore.rules")
+        let app = try Ruleset(source: try String(contentsOf: url, encoding: .utf8), fileName: "firestore.rules")
+        #expect(app.warnings.isEmpty, "\(app.warnings)")
+    }
+
+    @Test func undeclaredNamesAreWarnings() throws {
+        let r = try Ruleset(
+            source: wrapped("isUsr(uid) && math.absolute(1) == 1 && /a/$(placeholder) == /a/b && document != null && f(1)",
+                functions: "function f(x) { let y = x; return y == x && z; }"),
+            fileName: "w.rules")
+        let messages = r.warnings.map(\.message)
+        #expect(messages.contains("Unknown function 'isUsr'."))
+        #expect(messages.contains("Unknown variable 'uid'."))
+        #expect(messages.contains("Unknown function 'math.absolute'."))
+        #expect(messages.contains("Unknown variable 'z'."))
+        #expect(messages.count == 4, "\(messages)")
+        #expect(r.warnings.allSatisfy { $0.severity == .warning && $0.rendered.contains(": warning: ") })
     }
 }

@@ -164,7 +164,6 @@ extension Evaluation {
                 switch try eval(x, env) {
                 case .string(let s): segments.append(s)
                 case .path(let p): segments.append(contentsOf: p.segments)
-                case .int(let i): segments.append(String(i))
                 case let other:
                     throw RulesEvalError(
                         RulesMessages.unsupported("$(\(other.typeName))", expected: ["$(string)", "$(path)"]), at: x.position)
