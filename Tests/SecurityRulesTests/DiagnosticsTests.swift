@@ -82,7 +82,8 @@ struct DiagnosticsTests {
 
     @Test func undeclaredNamesAreWarnings() throws {
         let r = try Ruleset(
-            source: wrapped("isUsr(uid) && math.absolute(1) == 1 && /a/$(placeholder) == /a/b && document != null && f(1)",
+            source: wrapped(
+                "isUsr(uid) && math.absolute(1) == 1 && /a/$(placeholder) == /a/b && document != null && f(1)",
                 functions: "function f(x) { let y = x; return y == x && z; }"),
             fileName: "w.rules")
         let messages = r.warnings.map(\.message)

@@ -181,7 +181,7 @@ public struct RulesDuration: Sendable, Hashable, Comparable {
             s += 1
             n -= 1_000_000_000
         }
-        guard abs(s) <= Self.maxSeconds else { return nil }
+        guard s.magnitude <= UInt64(Self.maxSeconds) else { return nil }
         self.seconds = s
         self.nanos = Int32(n)
     }

@@ -69,10 +69,9 @@ extension Library {
         Builtin("timestamp.value", ["timestamp.value(int) -> timestamp"], arity: 1...1, doc: "Timestamp from epoch milliseconds.") {
             c throws(RulesEvalError) in
             let ms = try c.int(0)
-            let s = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
-            let t = Timestamp(seconds: s, nanos: Int32((ms - s * 1000) * 1_000_000))
-            guard t.isValid else { throw c.fail("Timestamp out of range.") }
-            return .timestamp(t)
+            let s = ms / 1000 - (ms % 1000 < 0 ? 1 : 0)
+            guard s >= Timestamp.minSeconds, s <= Timestamp.maxSeconds else { throw c.fail("Timestamp out of range.") }
+            return .timestamp(Timestamp(seconds: s, nanos: Int32((ms - s * 1000) * 1_000_000)))
         },
         Builtin("timestamp.date", ["timestamp.date(int, int, int) -> timestamp"], arity: 3...3, doc: "Midnight UTC of year, month, day.") {
             c throws(RulesEvalError) in

@@ -77,6 +77,7 @@ struct SuiteDecoder {
             return .timestamp(t)
         case "$requestTime", "$serverTimestamp":
             let offset = arg.number ?? 0
+            guard abs(offset) < 1e10 else { throw SuiteError(message: "$requestTime offset out of range") }
             let micros = Int64((offset * 1_000_000).rounded())
             return .timestamp(Timestamp(microseconds: requestTime.microseconds + micros))
         case "$double":
