@@ -156,3 +156,21 @@ struct DecisionTests {
         #expect(rs.decide(req, access: NoDocumentAccess()).allowed)
     }
 }
+
+struct SnapshotAccessTests {
+    @Test func getAfterSeesPendingWritesAndDeletes() throws {
+        let a = ResourcePath(relative: "c/a")
+        let b = ResourcePath(relative: "c/b")
+        let stored = Document(path: a, fields: ["n": .integer(1)], createTime: testTime, updateTime: testTime)
+        let written = Document(path: b, fields: ["n": .integer(2)], createTime: testTime, updateTime: testTime)
+        let access = RulesSnapshotAccess(before: { $0 == a ? stored : nil }, pendingWrites: [b: .some(written), a: Document?.none])
+        #expect(try access.get(a) == stored)
+        #expect(try access.get(b) == nil)
+        #expect(try access.getAfter(a) == nil)
+        #expect(try access.getAfter(b) == written)
+        let rs = try Ruleset(
+            source: wrapped("!existsAfter(/databases/$(database)/documents/c/a) && getAfter(/databases/$(database)/documents/c/b).data.n == 2"),
+            fileName: "t")
+        #expect(rs.decide(getRequest("x/y"), access: access).allowed)
+    }
+}
