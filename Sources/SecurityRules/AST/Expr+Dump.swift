@@ -14,12 +14,13 @@ extension Expr: CustomStringConvertible {
         case .list(let es): return "(list" + es.map { " " + $0.dump }.joined() + ")"
         case .map(let es): return "(map" + es.map { " (\($0.key.dump) \($0.value.dump))" }.joined() + ")"
         case .path(let parts):
-            return "(path " + parts.map { part -> String in
-                switch part {
-                case .literal(let s): return "/" + s
-                case .interpolation(let e): return "/$(\(e.dump))"
-                }
-            }.joined() + ")"
+            return "(path "
+                + parts.map { part -> String in
+                    switch part {
+                    case .literal(let s): return "/" + s
+                    case .interpolation(let e): return "/$(\(e.dump))"
+                    }
+                }.joined() + ")"
         case .unary(let op, let e): return "(\(op.rawValue) \(e.dump))"
         case .binary(let op, let a, let b): return "(\(op.rawValue) \(a.dump) \(b.dump))"
         case .logical(let op, let es): return "(\(op.rawValue)" + es.map { " " + $0.dump }.joined() + ")"
@@ -59,14 +60,16 @@ extension RulesValue {
         case .list(let l): return "[" + l.map(\.literalText).joined(separator: ", ") + "]"
         case .map(let m):
             let body = m.sortedKeys.map { "\(RulesFormat.quoted($0)): \(m.entries[$0]?.literalText ?? "")" }
-            return "{" + body.joined(separator: ", ") + (m.isPartial ? ", …" : "") + "}"
+            if m.isPartial { return "{" + (body + ["…"]).joined(separator: ", ") + "}" }
+            return "{" + body.joined(separator: ", ") + "}"
         case .set(let s): return "set(" + s.elements.map(\.literalText).joined(separator: ", ") + ")"
         case .mapDiff(let d): return "map_diff(\(RulesValue.map(d.left).literalText), \(RulesValue.map(d.right).literalText))"
         case .path(let p): return "path(\(p.description))"
         case .timestamp(let t): return "timestamp(\(t.rfc3339))"
         case .duration(let d): return "duration(\(d.seconds)s, \(d.nanos)ns)"
         case .latlng(let g): return "latlng(\(RulesFormat.double(g.latitude)), \(RulesFormat.double(g.longitude)))"
-        case .constraint(let c): return "constraint(" + c.pairs.map { "\($0.comparator.rawValue) \($0.value.literalText)" }.joined(separator: ", ") + ")"
+        case .constraint(let c):
+            return "constraint(" + c.pairs.map { "\($0.comparator.rawValue) \($0.value.literalText)" }.joined(separator: ", ") + ")"
         }
     }
 }

@@ -14,6 +14,7 @@ public final class Expr: Sendable {
     /// What the node is.
     public let kind: ExprKind
 
+    /// Creates a node; `height` is derived from the children.
     init(id: Int, position: SourcePosition, end: Int, kind: ExprKind) {
         self.id = id
         self.position = position
@@ -36,11 +37,11 @@ public indirect enum ExprKind: Sendable {
     /// `/a/$(x)/(default)`.
     case path([PathPart])
     /// `!a`, `-a`.
-    case unary(UnaryOperator, Expr)
+    case unary(RulesUnaryOperator, Expr)
     /// `a + b`, `a == b`, `a in b`, …
-    case binary(BinaryOperator, Expr, Expr)
+    case binary(RulesBinaryOperator, Expr, Expr)
     /// A flattened chain `a && b && c` or `a || b || c`.
-    case logical(LogicalOperator, [Expr])
+    case logical(RulesLogicalOperator, [Expr])
     /// `c ? a : b`.
     case ternary(Expr, Expr, Expr)
     /// `a.f`.
@@ -90,22 +91,38 @@ public enum PathPart: Sendable {
 }
 
 /// Prefix operators.
-public enum UnaryOperator: String, Sendable {
+public enum RulesUnaryOperator: String, Sendable {
+    /// `!a`: logical negation of a bool.
     case not = "!"
+    /// `-a`: arithmetic negation of an int, float or duration.
     case negate = "-"
 }
 
 /// Infix operators other than `&&`/`||` (reference §2.2 levels 3–8).
-public enum BinaryOperator: String, Sendable {
-    case multiply = "*", divide = "/", modulo = "%"
-    case add = "+", subtract = "-"
-    case less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+public enum RulesBinaryOperator: String, Sendable {
+    /// Level 3: `*`, `/`, `%`.
+    case multiply = "*"
+    case divide = "/"
+    case modulo = "%"
+    /// Level 4: `+`, `-`.
+    case add = "+"
+    case subtract = "-"
+    /// Level 5: the orderings.
+    case less = "<"
+    case lessOrEqual = "<="
+    case greater = ">"
+    case greaterOrEqual = ">="
+    /// Level 6: membership in a list, set or map.
     case `in` = "in"
-    case equal = "==", notEqual = "!="
+    /// Level 8: equality, never an error between different types.
+    case equal = "=="
+    case notEqual = "!="
 }
 
 /// The lazy, error-absorbing connectives (reference §3.5).
-public enum LogicalOperator: String, Sendable {
+public enum RulesLogicalOperator: String, Sendable {
+    /// Conjunction: `false` wins over an error.
     case and = "&&"
+    /// Disjunction: `true` wins over an error.
     case or = "||"
 }

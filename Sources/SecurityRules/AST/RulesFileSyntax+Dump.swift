@@ -14,6 +14,7 @@ extension RulesFileSyntax: CustomStringConvertible {
 }
 
 extension FunctionDecl {
+    /// Appends this declaration to `out`, indented by `indent`.
     func dump(into out: inout String, indent: String) {
         out += "\(indent)function \(name)(\(parameters.joined(separator: ", ")))\n"
         for b in bindings { out += "\(indent)  let \(b.name) = \(b.value.dump)\n" }
@@ -22,6 +23,7 @@ extension FunctionDecl {
 }
 
 extension MatchDecl {
+    /// Appends this match, its statements and its children to `out`, indented by `indent`.
     func dump(into out: inout String, indent: String) {
         out += "\(indent)match /\(pattern.map(\.description).joined(separator: "/"))\n"
         for f in functions { f.dump(into: &out, indent: indent + "  ") }

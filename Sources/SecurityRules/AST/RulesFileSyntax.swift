@@ -57,6 +57,7 @@ public enum MatchSegment: Sendable, Hashable, CustomStringConvertible {
 
 /// The methods an `allow` can name (reference §1.2).
 public enum AllowMethod: String, Sendable, Hashable, CaseIterable {
+    /// `read` = get + list, `write` = create + update + delete.
     case read, write, get, list, create, update, delete
 
     /// True when this method name grants `method`.

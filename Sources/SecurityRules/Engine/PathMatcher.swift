@@ -8,6 +8,7 @@
 enum PathMatcher {
     /// One element of a request path.
     enum Token: Hashable {
+        /// A known segment.
         case segment(String)
         /// The document id of a `list` request.
         case unknownID
@@ -18,15 +19,33 @@ enum PathMatcher {
     /// The captures when `pattern` matches `tokens`, nil otherwise.
     static func match(_ pattern: [MatchSegment], _ tokens: [Token], version: Int) -> [String: Binding]? {
         var captures: [String: Binding] = [:]
-        return step(pattern[...], tokens[...], version: version, &captures) ? captures : nil
+        var failed = Set<Int>()
+        return step(pattern[...], tokens[...], version: version, &captures, &failed) ? captures : nil
     }
 
-    private static func step(_ p: ArraySlice<MatchSegment>, _ t: ArraySlice<Token>, version: Int, _ captures: inout [String: Binding]) -> Bool {
+    /// Matches the rest of the pattern against the rest of the tokens. Whether a (pattern,
+    /// token) position can succeed does not depend on captures, so failures are memoised and
+    /// the search stays polynomial even with many recursive wildcards.
+    private static func step(
+        _ p: ArraySlice<MatchSegment>, _ t: ArraySlice<Token>, version: Int, _ captures: inout [String: Binding],
+        _ failed: inout Set<Int>
+    ) -> Bool {
+        let key = p.startIndex &* 100_003 &+ t.startIndex
+        if failed.contains(key) { return false }
+        let ok = attempt(p, t, version: version, &captures, &failed)
+        if !ok { failed.insert(key) }
+        return ok
+    }
+
+    private static func attempt(
+        _ p: ArraySlice<MatchSegment>, _ t: ArraySlice<Token>, version: Int, _ captures: inout [String: Binding],
+        _ failed: inout Set<Int>
+    ) -> Bool {
         guard let first = p.first else { return t.isEmpty }
         switch first {
         case .literal(let s):
             guard case .segment(let x)? = t.first, x == s else { return false }
-            return step(p.dropFirst(), t.dropFirst(), version: version, &captures)
+            return step(p.dropFirst(), t.dropFirst(), version: version, &captures, &failed)
         case .wildcard(let name):
             guard let tok = t.first else { return false }
             switch tok {
@@ -34,7 +53,7 @@ enum PathMatcher {
             case .unknownID: captures[name] = .unbound
             case .unknownRun: return false
             }
-            if step(p.dropFirst(), t.dropFirst(), version: version, &captures) { return true }
+            if step(p.dropFirst(), t.dropFirst(), version: version, &captures, &failed) { return true }
             captures[name] = nil
             return false
         case .recursive(let name):
@@ -51,7 +70,7 @@ enum PathMatcher {
                     if case .segment(let s) = tok { segments.append(s) } else { known = false }
                 }
                 captures[name] = known ? .value(.path(RulesPath(segments))) : .unbound
-                if step(p.dropFirst(), t.dropFirst(k), version: version, &captures) { return true }
+                if step(p.dropFirst(), t.dropFirst(k), version: version, &captures, &failed) { return true }
                 captures[name] = nil
             }
             return false

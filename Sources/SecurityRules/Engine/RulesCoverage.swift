@@ -10,6 +10,7 @@ final class RulesCoverage: @unchecked Sendable {
     private let lock = NSLock()
     private var counts: [Int64]
 
+    /// Creates zeroed counters for `count` expressions.
     init(count: Int) { counts = [Int64](repeating: 0, count: count * 4) }
 
     /// Adds one decision's local counters.
@@ -38,25 +39,41 @@ final class RulesCoverage: @unchecked Sendable {
 extension Ruleset {
     /// One expression's coverage record in the JSON report.
     struct CoverageEntry: Codable {
+        /// Expression id.
         var id: Int
+        /// Where the expression starts.
         var line: Int
+        /// Column of the start (Unicode scalars, 1-based).
         var column: Int
+        /// Where the expression ends.
         var endLine: Int
+        /// Column one past the end.
         var endColumn: Int
+        /// The expression source.
         var text: String
+        /// Times evaluated.
         var evaluations: Int64
+        /// Times it was `true`.
         var trueCount: Int64
+        /// Times it was `false`.
         var falseCount: Int64
+        /// Times it failed.
         var errorCount: Int64
     }
 
+    /// The whole report: per-expression entries plus totals.
     struct CoverageReport: Codable {
+        /// The rules file name.
         var fileName: String
+        /// Number of expressions.
         var expressions: Int
+        /// Expressions evaluated at least once.
         var evaluatedExpressions: Int
+        /// One entry per expression, by id.
         var entries: [CoverageEntry]
     }
 
+    /// A consistent snapshot of the counters as a report.
     func coverageReport() -> CoverageReport {
         let counts = coverage.snapshot()
         var entries: [CoverageEntry] = []
@@ -64,10 +81,11 @@ extension Ruleset {
             let b = e.id * 4
             guard b + 3 < counts.count else { continue }
             let end = source.position(ofOffset: e.end)
-            entries.append(CoverageEntry(
-                id: e.id, line: e.position.line, column: e.position.column, endLine: end.line, endColumn: end.column,
-                text: source.slice(e.position.offset, e.end), evaluations: counts[b], trueCount: counts[b + 1],
-                falseCount: counts[b + 2], errorCount: counts[b + 3]))
+            entries.append(
+                CoverageEntry(
+                    id: e.id, line: e.position.line, column: e.position.column, endLine: end.line, endColumn: end.column,
+                    text: source.slice(e.position.offset, e.end), evaluations: counts[b], trueCount: counts[b + 1],
+                    falseCount: counts[b + 2], errorCount: counts[b + 3]))
         }
         entries.sort { $0.id < $1.id }
         return CoverageReport(
@@ -116,9 +134,19 @@ extension Ruleset {
                 // Outer (longer) spans open first so nesting stays valid.
                 for e in starting.sorted(by: { (exprEnd[$0.id] ?? 0) > (exprEnd[$1.id] ?? 0) }) {
                     let cls: String
-                    if e.evaluations == 0 { cls = "never" } else if e.errorCount > 0 { cls = "error" } else if e.trueCount > 0 && e.falseCount > 0 { cls = "both" } else if e.trueCount > 0 {
+                    if e.evaluations == 0 {
+                        cls = "never"
+                    } else if e.errorCount > 0 {
+                        cls = "error"
+                    } else if e.trueCount > 0 && e.falseCount > 0 {
+                        cls = "both"
+                    } else if e.trueCount > 0 {
                         cls = "true"
-                    } else if e.falseCount > 0 { cls = "false" } else { cls = "value" }
+                    } else if e.falseCount > 0 {
+                        cls = "false"
+                    } else {
+                        cls = "value"
+                    }
                     let title = "evaluated \(e.evaluations)×: \(e.trueCount) true, \(e.falseCount) false, \(e.errorCount) errors"
                     body += "<span class=\"\(cls)\" title=\"\(title)\">"
                 }
@@ -132,10 +160,12 @@ extension Ruleset {
             .both{background:#def;} .value{background:#eee;}
             """
         let summary = "\(report.evaluatedExpressions) of \(report.expressions) expressions evaluated"
-        return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Rules coverage: \(Self.escapeHTML(report.fileName))</title><style>\(style)</style></head>"
+        return
+            "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Rules coverage: \(Self.escapeHTML(report.fileName))</title><style>\(style)</style></head>"
             + "<body><h3>\(Self.escapeHTML(report.fileName)) — \(summary)</h3>\n\(body)</body></html>\n"
     }
 
+    /// `s` with `& < > "` escaped for HTML text and attributes.
     static func escapeHTML(_ s: String) -> String {
         var out = ""
         for c in s {

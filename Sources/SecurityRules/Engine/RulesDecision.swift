@@ -16,10 +16,13 @@ public struct RulesDecision: Sendable {
 public struct StatementOutcome: Sendable, CustomStringConvertible {
     /// The result of the condition.
     public enum Result: Sendable {
+        /// The condition was `true` (or absent).
         case granted
+        /// The condition was `false`.
         case denied
         /// The condition produced a non-bool value.
         case notBool(String)
+        /// The condition failed.
         case error(RulesEvalError)
     }
 
@@ -63,7 +66,10 @@ public struct RulesExplanation: Sendable, CustomStringConvertible {
     public var debugLog: [String]
 
     /// Creates an explanation.
-    public init(method: RulesMethod, path: String, statements: [StatementOutcome] = [], failure: String? = nil, way: String? = nil, debugLog: [String] = []) {
+    public init(
+        method: RulesMethod, path: String, statements: [StatementOutcome] = [], failure: String? = nil, way: String? = nil,
+        debugLog: [String] = []
+    ) {
         self.method = method
         self.path = path
         self.statements = statements

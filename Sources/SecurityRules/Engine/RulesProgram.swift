@@ -26,15 +26,19 @@ struct RulesProgram: Sendable {
         var position: SourcePosition
     }
 
+    /// The rules text.
     let source: RulesSource
+    /// `rules_version` (1 or 2).
     let version: Int
+    /// Function scopes: 0 = file, 1 = service, then one per match.
     let scopes: [FunctionScope]
+    /// Every match block, flattened in source order.
     let matches: [Match]
     /// Every expression node by id.
     let expressions: [Expr]
 
-    /// Builds the program from a syntax tree (already checked).
-    init(source: RulesSource, syntax: RulesFileSyntax) {
+    /// Builds the program from a syntax tree (already checked); `extra` roots are indexed too.
+    init(source: RulesSource, syntax: RulesFileSyntax, extra: [Expr] = []) {
         self.source = source
         self.version = syntax.version
         var scopes: [FunctionScope] = [FunctionScope(parent: nil, functions: Self.table(syntax.functions), wildcards: [])]
@@ -64,8 +68,14 @@ struct RulesProgram: Sendable {
             if e.id < exprs.count { exprs[e.id] = e }
             for c in e.kind.children { collect(c) }
         }
-        for s in scopes { for f in s.functions.values { collect(f.body); f.bindings.forEach { collect($0.value) } } }
+        for s in scopes {
+            for f in s.functions.values {
+                collect(f.body)
+                for b in f.bindings { collect(b.value) }
+            }
+        }
         for m in matches { for a in m.allows { if let c = a.condition { collect(c) } } }
+        for e in extra { collect(e) }
         self.expressions = exprs.compactMap { $0 }
     }
 

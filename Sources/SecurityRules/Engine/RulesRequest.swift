@@ -2,6 +2,7 @@ import FirestoreModel
 
 /// The operation a request performs, as `request.method` names it (reference §1.2).
 public enum RulesMethod: String, Sendable, Hashable, CaseIterable {
+    /// The five request methods.
     case get, list, create, update, delete
 }
 
@@ -76,7 +77,8 @@ public struct QueryConstraints: Sendable, Hashable {
 
     /// The constraints of a structured query.
     public init(_ query: StructuredQuery) {
-        self.init(filter: query.filter, limit: query.limit, offset: query.offset, orderBy: query.orderBy, allDescendants: query.allDescendants)
+        self.init(
+            filter: query.filter, limit: query.limit, offset: query.offset, orderBy: query.orderBy, allDescendants: query.allDescendants)
     }
 }
 

@@ -2,6 +2,7 @@
 /// for `&&` the operand that was false, for `||` every operand, for an error the innermost
 /// expression that raised it, for a comparison its operands' values.
 extension Ruleset {
+    /// Lines naming the sub-expressions that made `root` false or fail, with their values.
     func explain(_ root: Expr, _ evaluation: Evaluation) -> [String] {
         var out: [String] = []
         var visitedFunctions = Set<Int>()
@@ -9,12 +10,15 @@ extension Ruleset {
         return out
     }
 
+    /// The source of `e` on one line, shortened to 120 characters.
     func text(_ e: Expr) -> String {
         let raw = source.slice(e.position.offset, e.end)
-        let oneLine = raw.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map { $0.trimmingPrefix(while: \.isWhitespace) }.joined(separator: " ")
+        let oneLine = raw.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map { $0.trimmingPrefix(while: \.isWhitespace) }.joined(
+            separator: " ")
         return oneLine.count > 120 ? String(oneLine.prefix(117)) + "..." : oneLine
     }
 
+    /// A traced outcome as text.
     func show(_ r: Result<RulesValue, RulesEvalError>?) -> String {
         switch r {
         case .success(let v)?: return v.literalText.count > 200 ? String(v.literalText.prefix(197)) + "..." : v.literalText
@@ -46,7 +50,8 @@ extension Ruleset {
         }
         switch e.kind {
         case .logical(.and, let terms):
-            if let culprit = terms.first(where: { if case .success(.bool(false))? = ev.trace?[$0.id] { return true } else { return false } }) {
+            if let culprit = terms.first(where: { if case .success(.bool(false))? = ev.trace?[$0.id] { return true } else { return false } }
+            ) {
                 collect(culprit, ev, &out, &visited, depth: depth + 1)
                 return
             }

@@ -6,12 +6,16 @@ import FirestoreModel
 extension Ruleset {
     /// One filter of one way, as a constraint pair on a field.
     struct WayFilter: Hashable {
+        /// The filtered field.
         var field: FieldPath
+        /// How it is filtered.
         var comparator: RulesConstraint.Comparator
+        /// The filter operand.
         var value: Value
         /// From `==`, an `in` value, `is null` or `is nan`: the field's value is known.
         var pinsValue: Bool
 
+        /// `field COMPARATOR value`.
         var description: String {
             let v = RulesValue(value).literalText
             return "\(field.canonical) \(comparator.rawValue) \(v)"
@@ -79,6 +83,7 @@ extension Ruleset {
         return seen
     }
 
+    /// Decides a `list` request: every way of its filter must be granted.
     func decideList(_ request: RulesRequest, ledger: AccessLedger) -> RulesDecision {
         let query = request.query ?? QueryConstraints()
         let db = request.database
@@ -95,7 +100,9 @@ extension Ruleset {
         guard let rawWays = Self.ways(of: query.filter) else {
             return RulesDecision(
                 allowed: false,
-                explanation: RulesExplanation(method: .list, path: pathText, failure: "Query filter splits into more than \(Self.maxWays) disjunctions; it cannot be proven."))
+                explanation: RulesExplanation(
+                    method: .list, path: pathText,
+                    failure: "Query filter splits into more than \(Self.maxWays) disjunctions; it cannot be proven."))
         }
         var seenWays = Set<[WayFilter]>()
         var last: RulesDecision?
@@ -115,22 +122,30 @@ extension Ruleset {
             if !decision.allowed { return decision }
             last = decision
         }
-        return last ?? RulesDecision(allowed: false, explanation: RulesExplanation(method: .list, path: pathText, failure: "Query has no ways."))
+        return last
+            ?? RulesDecision(allowed: false, explanation: RulesExplanation(method: .list, path: pathText, failure: "Query has no ways."))
     }
 
     /// A way with `__name__ == ref` is decided like a read of that one document.
     func decideNamedWay(_ request: RulesRequest, _ filter: WayFilter, ledger: AccessLedger, way: String) -> RulesDecision {
         guard case .reference(let name) = filter.value, let docPath = try? request.database.documentPath(fromName: name) else {
-            return RulesDecision(allowed: false, explanation: RulesExplanation(method: .list, path: "\(request.path)", failure: "__name__ filter is not a document of this database.", way: way))
+            return RulesDecision(
+                allowed: false,
+                explanation: RulesExplanation(
+                    method: .list, path: "\(request.path)", failure: "__name__ filter is not a document of this database.", way: way))
         }
         let stored: Document?
         do { stored = try ledger.access.get(docPath) } catch {
-            return RulesDecision(allowed: false, explanation: RulesExplanation(method: .list, path: "\(docPath)", failure: "Could not read \(docPath): \(error)", way: way))
+            return RulesDecision(
+                allowed: false,
+                explanation: RulesExplanation(method: .list, path: "\(docPath)", failure: "Could not read \(docPath): \(error)", way: way))
         }
         let path = RulesValue.documentPath(docPath, database: request.database)
         var globals = requestGlobals(request, path: path)
         globals["resource"] = stored.map { RulesValue.resource($0, database: request.database) } ?? .null
-        return run(request: request, pathText: path.description, tokens: path.segments.map { .segment($0) }, globals: globals, ledger: ledger, way: way)
+        return run(
+            request: request, pathText: path.description, tokens: path.segments.map { .segment($0) }, globals: globals, ledger: ledger,
+            way: way)
     }
 
     /// The partial `resource.data` of a way (reference §7 item 3): a single pinning filter

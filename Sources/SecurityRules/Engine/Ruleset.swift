@@ -14,7 +14,9 @@ public final class Ruleset: Sendable {
     public let limits: RulesLimits
     /// Warnings found while compiling (errors make `init` throw).
     public let warnings: [RulesDiagnostic]
+    /// The flattened, checked program decisions run on.
     let program: RulesProgram
+    /// Evaluation counters shared by every decision.
     let coverage: RulesCoverage
 
     /// Compiles `source`.
@@ -25,14 +27,17 @@ public final class Ruleset: Sendable {
     /// - Throws: `RulesCompileError` listing every syntax and check error, each rendered as
     ///   `file:line:col: message`, the source line and a caret.
     public init(source text: String, fileName: String, limits: RulesLimits = RulesLimits()) throws(RulesCompileError) {
-        let source = RulesSource(text: text, fileName: fileName)
-        var diagnostics: [RulesDiagnostic] = []
-        if source.bytes.count > RulesChecker.maxBytes * 4 {
-            // Refuse to even parse absurdly large inputs.
+        if text.utf8.count > RulesChecker.maxBytes * 4 {
+            // Refuse to even index absurdly large inputs.
+            let head = RulesSource(text: String(text.prefix(200)), fileName: fileName)
             throw RulesCompileError(diagnostics: [
-                RulesDiagnostic(.error, "Ruleset is \(source.bytes.count) bytes; the limit is 262144 bytes (256 KB).", at: source.position(ofOffset: 0), in: source)
+                RulesDiagnostic(
+                    .error, "Ruleset is \(text.utf8.count) bytes; the limit is 262144 bytes (256 KB).", at: head.position(ofOffset: 0),
+                    in: head)
             ])
         }
+        let source = RulesSource(text: text, fileName: fileName)
+        var diagnostics: [RulesDiagnostic] = []
         var parser = Parser(source: source)
         let syntax = parser.parseFile()
         diagnostics = parser.lexer.diagnostics + parser.diagnostics
@@ -72,6 +77,7 @@ public final class Ruleset: Sendable {
         return requests.map { decide($0, ledger: ledger) }
     }
 
+    /// Decides one request with a given read ledger (shared across a batch).
     func decide(_ request: RulesRequest, ledger: AccessLedger) -> RulesDecision {
         if request.method == .list { return decideList(request, ledger: ledger) }
         let path = RulesValue.documentPath(request.path, database: request.database)
@@ -105,11 +111,12 @@ public final class Ruleset: Sendable {
         if request.method == .list, let q = request.query {
             var orderBy: [String: RulesValue] = [:]
             for o in q.orderBy { orderBy[o.field.canonical] = .string(o.direction == .ascending ? "ASC" : "DESC") }
-            r["query"] = .map(RulesMap([
-                "limit": q.limit.map { .int(Int64($0)) } ?? .null,
-                "offset": .int(Int64(q.offset)),
-                "orderBy": .map(RulesMap(orderBy)),
-            ]))
+            r["query"] = .map(
+                RulesMap([
+                    "limit": q.limit.map { .int(Int64($0)) } ?? .null,
+                    "offset": .int(Int64(q.offset)),
+                    "orderBy": .map(RulesMap(orderBy)),
+                ]))
         }
         return ["request": .map(RulesMap(r))]
     }

@@ -8,10 +8,11 @@ import FirestoreModel
 /// `EQ 1.0` imply `!= 1`, and answers `c in list` with `false`) this stays sound instead
 /// and says so here: zero false allows.
 enum ConstraintLogic {
+    /// The error for a comparison the constraints cannot prove.
     static func unprovable(_ p: SourcePosition) -> RulesEvalError { RulesEvalError("", at: p, kind: .unprovable) }
 
     /// `c op v` (or `v op c` when `constraintOnLeft` is false).
-    static func compare(_ op: BinaryOperator, _ c: RulesConstraint, _ v: RulesValue, constraintOnLeft: Bool, at p: SourcePosition)
+    static func compare(_ op: RulesBinaryOperator, _ c: RulesConstraint, _ v: RulesValue, constraintOnLeft: Bool, at p: SourcePosition)
         throws(RulesEvalError) -> RulesValue
     {
         if case .constraint = v { throw unprovable(p) }
@@ -48,7 +49,7 @@ enum ConstraintLogic {
     }
 
     /// Whether every document value `x` with `x <pair> pair.value` satisfies `x op v`.
-    static func implies(_ pair: RulesConstraint.Pair, _ op: BinaryOperator, _ v: RulesValue) -> Bool {
+    static func implies(_ pair: RulesConstraint.Pair, _ op: RulesBinaryOperator, _ v: RulesValue) -> Bool {
         let f = pair.value
         switch pair.comparator {
         case .eq:
@@ -77,7 +78,7 @@ enum ConstraintLogic {
         }
     }
 
-    private static func satisfies(_ o: Ordering, _ op: BinaryOperator) -> Bool {
+    private static func satisfies(_ o: Ordering, _ op: RulesBinaryOperator) -> Bool {
         switch op {
         case .less: return o == .less
         case .lessOrEqual: return o != .greater
@@ -113,7 +114,9 @@ enum ConstraintLogic {
     }
 
     /// `c.hasAny(list)` / `c.hasAll(list)` on an array-contains constraint.
-    static func method(_ name: String, _ c: RulesConstraint, _ args: [RulesValue], at p: SourcePosition) throws(RulesEvalError) -> RulesValue {
+    static func method(_ name: String, _ c: RulesConstraint, _ args: [RulesValue], at p: SourcePosition) throws(RulesEvalError)
+        -> RulesValue
+    {
         guard args.count == 1, case .list(let items) = args[0] else { throw unprovable(p) }
         let contained = c.pairs.filter { $0.comparator == .listContains }.map(\.value)
         func has(_ x: RulesValue) -> Bool { contained.contains { RulesValue.rulesEqual($0, x) } }

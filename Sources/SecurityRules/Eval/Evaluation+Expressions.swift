@@ -103,10 +103,13 @@ extension Evaluation {
         return out
     }
 
+    /// True when `name` is a variable of `env` or a global.
     func isBound(_ name: String, _ env: Environment) -> Bool {
         env.variables[name] != nil || globals[name] != nil
     }
 
+    /// The value of variable `name`.
+    /// - Throws: the stored error of a failed `let`, or an unbound/unknown variable error.
     func lookup(_ name: String, _ env: Environment, at position: SourcePosition) throws(RulesEvalError) -> RulesValue {
         if let b = env.variables[name] {
             switch b {
@@ -122,7 +125,7 @@ extension Evaluation {
     /// `&&` / `||` over a flattened chain (reference §3.5): a deciding operand (`false` for
     /// `&&`, `true` for `||`) wins even over an earlier error; otherwise the left-most error;
     /// fatal errors pass straight through.
-    private func evalLogical(_ op: LogicalOperator, _ terms: [Expr], _ env: Environment) throws(RulesEvalError) -> RulesValue {
+    private func evalLogical(_ op: RulesLogicalOperator, _ terms: [Expr], _ env: Environment) throws(RulesEvalError) -> RulesValue {
         let decisive = op == .or
         var firstError: RulesEvalError?
         for t in terms {
@@ -161,7 +164,6 @@ extension Evaluation {
                 switch try eval(x, env) {
                 case .string(let s): segments.append(s)
                 case .path(let p): segments.append(contentsOf: p.segments)
-                case .int(let i): segments.append(String(i))
                 case let other:
                     throw RulesEvalError(
                         RulesMessages.unsupported("$(\(other.typeName))", expected: ["$(string)", "$(path)"]), at: x.position)
@@ -172,7 +174,9 @@ extension Evaluation {
     }
 
     /// A call by name: innermost user function, else a global built-in (reference §1, §4.13).
-    private func evalCall(_ name: String, _ args: [Expr], _ env: Environment, at position: SourcePosition) throws(RulesEvalError) -> RulesValue {
+    private func evalCall(_ name: String, _ args: [Expr], _ env: Environment, at position: SourcePosition) throws(RulesEvalError)
+        -> RulesValue
+    {
         if let (fn, declaringScope) = program.resolveFunction(name, from: env.scope) {
             let values = try evalAll(args, env)
             return try callUser(fn, declaringScope: declaringScope, args: values, caller: env, at: position)

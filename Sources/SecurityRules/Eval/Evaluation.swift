@@ -24,16 +24,24 @@ struct Environment {
 /// a cache keyed by (before/after, path) — repeats are free, `get` and `exists` of one path
 /// share a read — and the batch-wide call count.
 final class AccessLedger {
+    /// Cache key: which state and which document.
     struct Key: Hashable {
+        /// True for `getAfter`/`existsAfter`.
         var after: Bool
+        /// The document.
         var path: ResourcePath
     }
 
+    /// Documents read so far (nil = missing).
     var cache: [Key: Document?] = [:]
+    /// Reads charged to the batch.
     var calls = 0
+    /// Most reads the batch may make.
     let limit: Int
+    /// Where reads go.
     let access: any RulesDocumentAccess
 
+    /// Creates an empty ledger.
     init(access: any RulesDocumentAccess, limit: Int) {
         self.access = access
         self.limit = limit
@@ -43,15 +51,23 @@ final class AccessLedger {
 /// The interpreter state of one request (or one way of a list request): globals, budgets,
 /// document access, coverage counters and, when explaining a denial, a trace of results.
 final class Evaluation {
+    /// The program being run.
     let program: RulesProgram
+    /// The request's database (document paths must name it).
     let database: DatabaseID
+    /// Budgets.
     let limits: RulesLimits
     /// `request` and `resource`.
     var globals: [String: RulesValue]
+    /// Document reads, shared across a batch.
     let ledger: AccessLedger
+    /// Expressions evaluated so far.
     var steps = 0
+    /// Library work units spent so far.
     var work = 0
+    /// Active user-function calls.
     var callDepth = 0
+    /// Active expression frames.
     var depth = 0
     /// Reads charged to this operation.
     var operationReads = 0
@@ -62,7 +78,11 @@ final class Evaluation {
     /// `debug()` output lines.
     var debugLog: [String] = []
 
-    init(program: RulesProgram, database: DatabaseID, limits: RulesLimits, globals: [String: RulesValue], ledger: AccessLedger, recordCoverage: Bool) {
+    /// Creates the state for one request.
+    init(
+        program: RulesProgram, database: DatabaseID, limits: RulesLimits, globals: [String: RulesValue], ledger: AccessLedger,
+        recordCoverage: Bool
+    ) {
         self.program = program
         self.database = database
         self.limits = limits

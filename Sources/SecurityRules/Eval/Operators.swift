@@ -5,10 +5,13 @@ import FirestoreModel
 /// Types are checked when the operator runs; a mismatch is an `Unsupported operation error`
 /// naming what was received and what is accepted.
 enum Operators {
-    static let arithmeticSignatures = ["int + int", "float + float", "int + float", "float + int", "string + string", "timestamp + duration", "duration + duration"]
+    /// The signatures `+` accepts, for error messages.
+    static let arithmeticSignatures = [
+        "int + int", "float + float", "int + float", "float + int", "string + string", "timestamp + duration", "duration + duration",
+    ]
 
     /// `!v`, `-v`.
-    static func unary(_ op: UnaryOperator, _ v: RulesValue, at p: SourcePosition) throws(RulesEvalError) -> RulesValue {
+    static func unary(_ op: RulesUnaryOperator, _ v: RulesValue, at p: SourcePosition) throws(RulesEvalError) -> RulesValue {
         switch (op, v) {
         case (.not, .bool(let b)): return .bool(!b)
         case (.negate, .int(let i)):
@@ -16,7 +19,9 @@ enum Operators {
             return .int(-i)
         case (.negate, .float(let d)): return .float(-d)
         case (.negate, .duration(let d)):
-            guard let n = RulesDuration(seconds: -d.seconds, nanos: -Int64(d.nanos)) else { throw RulesEvalError(RulesMessages.overflow, at: p) }
+            guard let n = RulesDuration(seconds: -d.seconds, nanos: -Int64(d.nanos)) else {
+                throw RulesEvalError(RulesMessages.overflow, at: p)
+            }
             return .duration(n)
         case (_, .constraint): throw RulesEvalError("", at: p, kind: .unprovable)
         case (.not, _): throw RulesEvalError(RulesMessages.unsupported("!\(v.typeName)", expected: ["!bool"]), at: p)
@@ -25,14 +30,18 @@ enum Operators {
     }
 
     /// `l op r` for every binary operator but `&&`/`||`.
-    static func binary(_ op: BinaryOperator, _ l: RulesValue, _ r: RulesValue, at p: SourcePosition, evaluation: Evaluation) throws(RulesEvalError)
+    static func binary(_ op: RulesBinaryOperator, _ l: RulesValue, _ r: RulesValue, at p: SourcePosition, evaluation: Evaluation)
+        throws(RulesEvalError)
         -> RulesValue
     {
         if case .constraint(let c) = l { return try ConstraintLogic.compare(op, c, r, constraintOnLeft: true, at: p) }
         if case .constraint(let c) = r { return try ConstraintLogic.compare(op, c, l, constraintOnLeft: false, at: p) }
         switch op {
-        case .equal: return .bool(RulesValue.rulesEqual(l, r))
-        case .notEqual: return .bool(!RulesValue.rulesEqual(l, r))
+        case .equal, .notEqual:
+            // A synthetic list document holds only the filtered fields: comparing it whole
+            // would judge documents by fields nobody pinned.
+            if l.containsPartialMap || r.containsPartialMap { throw RulesEvalError("", at: p, kind: .unprovable) }
+            return .bool(RulesValue.rulesEqual(l, r) == (op == .equal))
         case .add: return try add(l, r, at: p)
         case .subtract: return try subtract(l, r, at: p)
         case .multiply, .divide, .modulo: return try multiplicative(op, l, r, at: p)
@@ -40,7 +49,12 @@ enum Operators {
             guard let c = compare(l, r) else {
                 if isComparable(l, r) { return .bool(false) }  // NaN involved
                 throw RulesEvalError(
-                    RulesMessages.unsupported("\(l.typeName) \(op.rawValue) \(r.typeName)", expected: ["number \(op.rawValue) number", "string \(op.rawValue) string", "timestamp \(op.rawValue) timestamp", "duration \(op.rawValue) duration"]),
+                    RulesMessages.unsupported(
+                        "\(l.typeName) \(op.rawValue) \(r.typeName)",
+                        expected: [
+                            "number \(op.rawValue) number", "string \(op.rawValue) string", "timestamp \(op.rawValue) timestamp",
+                            "duration \(op.rawValue) duration",
+                        ]),
                     at: p)
             }
             switch op {
@@ -53,6 +67,7 @@ enum Operators {
         }
     }
 
+    /// True when both operands are numbers (so an unordered result means NaN).
     static func isComparable(_ l: RulesValue, _ r: RulesValue) -> Bool {
         switch (l, r) {
         case (.int, .int), (.int, .float), (.float, .int), (.float, .float): return true
@@ -91,6 +106,7 @@ enum Operators {
         return frac > 0 ? .less : (frac < 0 ? .greater : .equal)
     }
 
+    /// `l + r`.
     static func add(_ l: RulesValue, _ r: RulesValue, at p: SourcePosition) throws(RulesEvalError) -> RulesValue {
         switch (l, r) {
         case (.int(let a), .int(let b)):
@@ -113,6 +129,7 @@ enum Operators {
         }
     }
 
+    /// `l - r`.
     static func subtract(_ l: RulesValue, _ r: RulesValue, at p: SourcePosition) throws(RulesEvalError) -> RulesValue {
         switch (l, r) {
         case (.int(let a), .int(let b)):
@@ -135,7 +152,9 @@ enum Operators {
             return .duration(d)
         default:
             throw RulesEvalError(
-                RulesMessages.unsupported("\(l.typeName) - \(r.typeName)", expected: ["int - int", "float - float", "timestamp - duration", "timestamp - timestamp", "duration - duration"]),
+                RulesMessages.unsupported(
+                    "\(l.typeName) - \(r.typeName)",
+                    expected: ["int - int", "float - float", "timestamp - duration", "timestamp - timestamp", "duration - duration"]),
                 at: p)
         }
     }
@@ -156,7 +175,10 @@ enum Operators {
         return out
     }
 
-    static func multiplicative(_ op: BinaryOperator, _ l: RulesValue, _ r: RulesValue, at p: SourcePosition) throws(RulesEvalError) -> RulesValue {
+    /// `l * r`, `l / r`, `l % r`: integer division truncates, int division by zero errors.
+    static func multiplicative(_ op: RulesBinaryOperator, _ l: RulesValue, _ r: RulesValue, at p: SourcePosition) throws(RulesEvalError)
+        -> RulesValue
+    {
         switch (l, r) {
         case (.int(let a), .int(let b)):
             switch op {
@@ -184,12 +206,17 @@ enum Operators {
         default:
             let o = op.rawValue
             throw RulesEvalError(
-                RulesMessages.unsupported("\(l.typeName) \(o) \(r.typeName)", expected: ["int \(o) int", "float \(o) float", "int \(o) float", "float \(o) int"]), at: p)
+                RulesMessages.unsupported(
+                    "\(l.typeName) \(o) \(r.typeName)", expected: ["int \(o) int", "float \(o) float", "int \(o) float", "float \(o) int"]),
+                at: p)
         }
     }
 
     /// `x in container`: list and set membership, map keys (reference §4.5, §4.6, §4.8).
-    static func membership(_ x: RulesValue, _ container: RulesValue, at p: SourcePosition, evaluation: Evaluation) throws(RulesEvalError) -> RulesValue {
+    static func membership(_ x: RulesValue, _ container: RulesValue, at p: SourcePosition, evaluation: Evaluation) throws(RulesEvalError)
+        -> RulesValue
+    {
+        if x.containsPartialMap { throw RulesEvalError("", at: p, kind: .unprovable) }
         switch container {
         case .list(let items):
             try evaluation.charge(items.count, at: p)
@@ -209,7 +236,8 @@ enum Operators {
             throw RulesEvalError(RulesMessages.nullValue, at: p)
         default:
             throw RulesEvalError(
-                RulesMessages.unsupported("\(x.typeName) in \(container.typeName)", expected: ["any in list", "any in set", "string in map"]), at: p)
+                RulesMessages.unsupported(
+                    "\(x.typeName) in \(container.typeName)", expected: ["any in list", "any in set", "string in map"]), at: p)
         }
     }
 
@@ -249,16 +277,21 @@ enum Operators {
         case (.constraint, _): throw RulesEvalError("", at: p, kind: .unprovable)
         default:
             throw RulesEvalError(
-                RulesMessages.unsupported("\(r.typeName)[\(i.typeName)]", expected: ["list[int]", "string[int]", "map[string]", "path[int]", "path[string]"]), at: p)
+                RulesMessages.unsupported(
+                    "\(r.typeName)[\(i.typeName)]", expected: ["list[int]", "string[int]", "map[string]", "path[int]", "path[string]"]),
+                at: p)
         }
     }
 
     /// `r[i:j]`: half-open, no clamping (reference §2.4).
-    static func slice(_ r: RulesValue, _ lower: RulesValue?, _ upper: RulesValue?, at p: SourcePosition) throws(RulesEvalError) -> RulesValue {
+    static func slice(_ r: RulesValue, _ lower: RulesValue?, _ upper: RulesValue?, at p: SourcePosition) throws(RulesEvalError)
+        -> RulesValue
+    {
         func bound(_ v: RulesValue?, _ fallback: Int) throws(RulesEvalError) -> Int64 {
             guard let v else { return Int64(fallback) }
             guard case .int(let n) = v else {
-                throw RulesEvalError(RulesMessages.unsupported("slice with \(v.typeName)", expected: ["list[int:int]", "string[int:int]"]), at: p)
+                throw RulesEvalError(
+                    RulesMessages.unsupported("slice with \(v.typeName)", expected: ["list[int:int]", "string[int:int]"]), at: p)
             }
             return n
         }
@@ -276,7 +309,8 @@ enum Operators {
             return .string(String(decoding: units[Int(a)..<Int(b)], as: UTF16.self))
         case .null: throw RulesEvalError(RulesMessages.nullValue, at: p)
         default:
-            throw RulesEvalError(RulesMessages.unsupported("\(r.typeName)[int:int]", expected: ["list[int:int]", "string[int:int]"]), at: p)
+            throw RulesEvalError(
+                RulesMessages.unsupported("\(r.typeName)[int:int]", expected: ["list[int:int]", "string[int:int]"]), at: p)
         }
     }
 
@@ -287,6 +321,15 @@ enum Operators {
 }
 
 extension RulesValue {
+    /// True when the value is, or holds, a synthetic partial map (list evaluation, §7).
+    var containsPartialMap: Bool {
+        switch self {
+        case .map(let m): return m.isPartial || m.entries.values.contains { $0.containsPartialMap }
+        case .list(let l): return l.contains { $0.containsPartialMap }
+        default: return false
+        }
+    }
+
     /// The number as a Double, nil for non-numbers.
     var asDouble: Double? {
         switch self {

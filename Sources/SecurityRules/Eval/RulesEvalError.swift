@@ -40,23 +40,33 @@ public struct RulesEvalError: Error, Sendable, CustomStringConvertible {
 
 /// The error texts the emulator uses (reference §2.4, §3.2, §3.5, §6), in one place.
 enum RulesMessages {
+    /// Missing map key.
     static func undefinedProperty(_ name: String) -> String { "Property \(name) is undefined on object." }
+    /// Member, index or method on `null`.
     static let nullValue = "Null value error."
+    /// Integer division or modulo by zero.
     static let divideByZero = "Divide by zero error."
+    /// Index or slice bound outside the value.
     static func indexOutOfBounds(_ index: Int64, size: Int) -> String {
         "Index out of bound error. Index: [\(index)] , size: [\(size)]."
     }
+    /// No such function or method for the receiver.
     static func functionNotFound(_ name: String) -> String { "Function not found error: Name: [\(name)]." }
+    /// Operand types the operation does not accept.
     static func unsupported(_ received: String, expected: [String]) -> String {
         "Unsupported operation error. Received: \(received). Expected: \(expected.joined(separator: ", "))."
     }
+    /// A name nothing declares.
     static func variableNotFound(_ name: String) -> String { "Variable not found error: Name: [\(name)]." }
+    /// The document-id wildcard of a list request.
     static func unboundVariable(_ name: String) -> String {
         "Variable \(name) is not bound: the document id of a list request is unknown."
     }
+    /// `get()` of a missing document.
     static func serviceCall(_ function: String, _ path: RulesPath) -> String {
         let segments = path.segments.map { "segments { simple: \"\($0)\" }" }.joined(separator: " ")
         return "Service call error. Function: [\(function)], Argument: [path_value { \(segments) }]."
     }
+    /// 64-bit integer overflow.
     static let overflow = "Integer overflow error."
 }

@@ -23,6 +23,7 @@ extension RulesValue {
         equal(a, b, numbersByValue: true, deep: true, nanEqual: true)
     }
 
+    /// Structural equality: `numbersByValue` at this level, `deep` for nested levels, `nanEqual` for diffs.
     static func equal(_ a: RulesValue, _ b: RulesValue, numbersByValue: Bool, deep: Bool, nanEqual: Bool = false) -> Bool {
         let nested = deep
         switch (a, b) {
@@ -69,22 +70,37 @@ extension RulesValue {
 /// O(n + m) rather than O(n·m). Two values get equal keys exactly when the matching
 /// equality says they are equal; values containing NaN have no key (they equal nothing).
 struct RulesValueKey: Hashable {
+    /// The value with numbers normalised per the chosen equality.
     indirect enum Node: Hashable {
+        /// `null`.
         case null
+        /// A bool.
         case bool(Bool)
+        /// An int, or an integral float compared by value.
         case int(Int64)
+        /// A float's bit pattern (`-0.0` folded into `0.0`).
         case float(UInt64)
+        /// UTF-8 bytes of a string (no canonical equivalence).
         case string([UInt8])
+        /// Bytes.
         case bytes([UInt8])
+        /// A list.
         case list([Node])
+        /// A map.
         case map([String: Node])
+        /// A set.
         case set(Set<Node>)
+        /// A path's segments.
         case path([String])
+        /// Seconds and nanos.
         case timestamp(Int64, Int32)
+        /// Seconds and nanos.
         case duration(Int64, Int32)
+        /// Bit patterns of latitude and longitude.
         case latlng(UInt64, UInt64)
     }
 
+    /// The normalised value.
     let node: Node
 
     /// The key of `value`; `numbersByValueAtDepth` selects set semantics (numbers by value at

@@ -60,11 +60,12 @@ extension RulesValue {
 
     /// `resource`-shaped map of a document: `{data, id, __name__}` (reference §5.2).
     static func resource(_ document: Document, database: DatabaseID) -> RulesValue {
-        .map(RulesMap([
-            "data": .map(RulesMap(document.fields.mapValues(RulesValue.init))),
-            "id": .string(document.path.lastSegment),
-            "__name__": .path(documentPath(document.path, database: database)),
-        ]))
+        .map(
+            RulesMap([
+                "data": .map(RulesMap(document.fields.mapValues(RulesValue.init))),
+                "id": .string(document.path.lastSegment),
+                "__name__": .path(documentPath(document.path, database: database)),
+            ]))
     }
 
     /// `/databases/<db>/documents/<segments>`.

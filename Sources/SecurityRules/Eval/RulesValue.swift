@@ -5,19 +5,33 @@ import FirestoreModel
 /// Errors are not a case here: they travel as `RulesEvalError` (thrown, carrying a source
 /// position) so `&&`, `||` and `?:` can absorb them exactly as reference §3.5 says.
 public enum RulesValue: Sendable {
+    /// `null`.
     case null
+    /// `true` / `false`.
     case bool(Bool)
+    /// 64-bit signed integer.
     case int(Int64)
+    /// IEEE double.
     case float(Double)
+    /// Text; sizes and order in UTF-16 code units.
     case string(String)
+    /// Raw bytes.
     case bytes([UInt8])
+    /// Ordered list.
     case list([RulesValue])
+    /// String-keyed map.
     case map(RulesMap)
+    /// Unordered unique elements.
     case set(RulesSet)
+    /// The result of `map.diff(map)`.
     case mapDiff(RulesMapDiff)
+    /// A path such as `/databases/(default)/documents/a/b`.
     case path(RulesPath)
+    /// A UTC instant, nanosecond precision.
     case timestamp(Timestamp)
+    /// A signed span of time.
     case duration(RulesDuration)
+    /// A geographic point.
     case latlng(GeoPoint)
     /// Only during `list` evaluation: what a query's filters say about a field (reference §7).
     case constraint(RulesConstraint)
@@ -49,7 +63,9 @@ public enum RulesValue: Sendable {
 
 /// The types of the rules language, named as `is` spells them (reference §2.2).
 public enum RulesType: String, Sendable, Hashable, CaseIterable {
+    /// The concrete kinds.
     case null, bool, int, float, string, bytes, list, map, set, path, timestamp, duration, latlng, constraint
+    /// `map_diff`.
     case mapDiff = "map_diff"
     /// `number`: int or float (only on the right of `is`).
     case number
@@ -165,7 +181,7 @@ public struct RulesDuration: Sendable, Hashable, Comparable {
             s += 1
             n -= 1_000_000_000
         }
-        guard abs(s) <= Self.maxSeconds else { return nil }
+        guard s.magnitude <= UInt64(Self.maxSeconds) else { return nil }
         self.seconds = s
         self.nanos = Int32(n)
     }
@@ -185,7 +201,14 @@ public struct RulesDuration: Sendable, Hashable, Comparable {
 public struct RulesConstraint: Sendable {
     /// A comparator of a filter.
     public enum Comparator: String, Sendable {
-        case eq = "EQ", neq = "NEQ", gt = "GT", gte = "GTE", lt = "LT", lte = "LTE"
+        /// Equality, inequality and ordering filters.
+        case eq = "EQ"
+        case neq = "NEQ"
+        case gt = "GT"
+        case gte = "GTE"
+        case lt = "LT"
+        case lte = "LTE"
+        /// `array-contains`.
         case listContains = "LIST_CONTAINS"
     }
 

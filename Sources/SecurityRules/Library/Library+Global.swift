@@ -1,10 +1,11 @@
-import Foundation
 import FirestoreModel
+import Foundation
 
 /// Namespaces `math` and `hashing`, path methods, and the global functions `int`, `float`,
 /// `string`, `path`, `debug`, `get`, `exists`, `getAfter`, `existsAfter` (reference §4.2,
 /// §4.9, §4.13, §6). `bool()` is deliberately absent (production answers Function not found).
 extension Library {
+    /// A `math.*` rounding function: ints pass through, floats round to an int.
     static func mathFunction(_ name: String, _ doc: String, _ f: @escaping @Sendable (Double) -> Double?) -> Builtin {
         Builtin("math.\(name)", ["math.\(name)(number) -> int"], arity: 1...1, doc: doc) { c throws(RulesEvalError) in
             if case .int(let i) = c.args[0] { return .int(i) }
@@ -16,8 +17,10 @@ extension Library {
         }
     }
 
+    /// `math` namespace (reference §4.13).
     static let mathEntries: [Builtin] = [
-        Builtin("math.abs", ["math.abs(int) -> int", "math.abs(float) -> float"], arity: 1...1, doc: "Absolute value, same type.") { c throws(RulesEvalError) in
+        Builtin("math.abs", ["math.abs(int) -> int", "math.abs(float) -> float"], arity: 1...1, doc: "Absolute value, same type.") {
+            c throws(RulesEvalError) in
             switch c.args[0] {
             case .int(let i):
                 guard i != .min else { throw c.fail(RulesMessages.overflow) }
@@ -29,21 +32,27 @@ extension Library {
         mathFunction("ceil", "Smallest int not below the input.") { $0.rounded(.up) },
         mathFunction("floor", "Largest int not above the input.") { $0.rounded(.down) },
         mathFunction("round", "Nearest int, halves away from zero.") { $0.rounded(.toNearestOrAwayFromZero) },
-        Builtin("math.sqrt", ["math.sqrt(number) -> float"], arity: 1...1, doc: "Square root (NaN for negatives).") { c throws(RulesEvalError) in
+        Builtin("math.sqrt", ["math.sqrt(number) -> float"], arity: 1...1, doc: "Square root (NaN for negatives).") {
+            c throws(RulesEvalError) in
             .float(try c.number(0).squareRoot())
         },
-        Builtin("math.pow", ["math.pow(number, number) -> float"], arity: 2...2, doc: "Base raised to the exponent.") { c throws(RulesEvalError) in
+        Builtin("math.pow", ["math.pow(number, number) -> float"], arity: 2...2, doc: "Base raised to the exponent.") {
+            c throws(RulesEvalError) in
             .float(pow(try c.number(0), try c.number(1)))
         },
         Builtin("math.isNaN", ["math.isNaN(number) -> bool"], arity: 1...1, doc: "True for NaN.") { c throws(RulesEvalError) in
             .bool(try c.number(0).isNaN)
         },
-        Builtin("math.isInfinite", ["math.isInfinite(number) -> bool"], arity: 1...1, doc: "True for ±Infinity (documented; production lacks it).") {
+        Builtin(
+            "math.isInfinite", ["math.isInfinite(number) -> bool"], arity: 1...1,
+            doc: "True for ±Infinity (documented; production lacks it)."
+        ) {
             c throws(RulesEvalError) in
             .bool(try c.number(0).isInfinite)
         },
     ]
 
+    /// The bytes a hash function hashes: strings as UTF-8.
     static func hashInput(_ c: Builtin.Call) throws(RulesEvalError) -> [UInt8] {
         switch c.args[0] {
         case .string(let s): return Array(s.utf8)
@@ -52,6 +61,7 @@ extension Library {
         }
     }
 
+    /// A `hashing.*` function over strings or bytes.
     static func hashFunction(_ name: String, _ doc: String, _ f: @escaping @Sendable ([UInt8]) -> [UInt8]) -> Builtin {
         Builtin("hashing.\(name)", ["hashing.\(name)(string) -> bytes", "hashing.\(name)(bytes) -> bytes"], arity: 1...1, doc: doc) {
             c throws(RulesEvalError) in
@@ -61,6 +71,7 @@ extension Library {
         }
     }
 
+    /// `hashing` namespace (reference §4.13).
     static let hashingEntries: [Builtin] = [
         hashFunction("md5", "MD5 digest (strings hashed as UTF-8).", Hashing.md5),
         hashFunction("sha256", "SHA-256 digest (strings hashed as UTF-8).", Hashing.sha256),
@@ -68,8 +79,10 @@ extension Library {
         hashFunction("crc32c", "CRC-32C, little-endian bytes.", Hashing.crc32c),
     ]
 
+    /// `path` methods (reference §4.9).
     static let pathEntries: [Builtin] = [
-        Builtin("bind", on: .path, ["path.bind(map) -> path"], arity: 1...1, doc: "Fills {name} placeholders from the map's string values.") {
+        Builtin("bind", on: .path, ["path.bind(map) -> path"], arity: 1...1, doc: "Fills {name} placeholders from the map's string values.")
+        {
             c throws(RulesEvalError) in
             guard case .path(let p) = c.receiver, case .map(let m) = c.args[0] else { throw c.unsupported() }
             var bindings = p.bindings
@@ -96,8 +109,12 @@ extension Library {
         }
     ]
 
+    /// Global functions (reference §4.2, §4.13, §6).
     static let globalEntries: [Builtin] = [
-        Builtin("int", ["int(int) -> int", "int(float) -> int", "int(string) -> int"], arity: 1...1, doc: "Converts to int; floats truncate toward zero.") {
+        Builtin(
+            "int", ["int(int) -> int", "int(float) -> int", "int(string) -> int"], arity: 1...1,
+            doc: "Converts to int; floats truncate toward zero."
+        ) {
             c throws(RulesEvalError) in
             switch c.args[0] {
             case .int(let i): return .int(i)
@@ -107,12 +124,16 @@ extension Library {
                 }
                 return .int(Int64(d.rounded(.towardZero)))
             case .string(let s):
-                guard let i = Int64(s.trimmingCharacters(in: .init(charactersIn: " "))) else { throw c.fail("Cannot convert '\(s)' to int.") }
+                guard let i = Int64(s.trimmingCharacters(in: .init(charactersIn: " "))) else {
+                    throw c.fail("Cannot convert '\(s)' to int.")
+                }
                 return .int(i)
             default: throw c.unsupported()
             }
         },
-        Builtin("float", ["float(int) -> float", "float(float) -> float", "float(string) -> float"], arity: 1...1, doc: "Converts to float.") {
+        Builtin(
+            "float", ["float(int) -> float", "float(float) -> float", "float(string) -> float"], arity: 1...1, doc: "Converts to float."
+        ) {
             c throws(RulesEvalError) in
             switch c.args[0] {
             case .int(let i): return .float(Double(i))
@@ -123,8 +144,14 @@ extension Library {
             default: throw c.unsupported()
             }
         },
-        Builtin("string", ["string(bool) -> string", "string(int) -> string", "string(float) -> string", "string(null) -> string", "string(string) -> string", "string(path) -> string"],
-            arity: 1...1, doc: "Text form: true, 1, 2.0, null.") { c throws(RulesEvalError) in
+        Builtin(
+            "string",
+            [
+                "string(bool) -> string", "string(int) -> string", "string(float) -> string", "string(null) -> string",
+                "string(string) -> string", "string(path) -> string",
+            ],
+            arity: 1...1, doc: "Text form: true, 1, 2.0, null."
+        ) { c throws(RulesEvalError) in
             switch c.args[0] {
             case .bool(let b): return .string(b ? "true" : "false")
             case .int(let i): return .string(String(i))
@@ -135,7 +162,8 @@ extension Library {
             default: throw c.unsupported()
             }
         },
-        Builtin("path", ["path(string) -> path"], arity: 1...1, doc: "Path from a string; leading '/' optional.") { c throws(RulesEvalError) in
+        Builtin("path", ["path(string) -> path"], arity: 1...1, doc: "Path from a string; leading '/' optional.") {
+            c throws(RulesEvalError) in
             guard case .string(let s) = c.args[0] else { throw c.unsupported() }
             return .path(RulesPath(parsing: s))
         },
@@ -155,7 +183,8 @@ extension Library {
             guard case .path(let p) = c.args[0] else { throw c.unsupported() }
             let db = c.evaluation.database
             let s = p.segments
-            guard !p.hasPlaceholder, s.count >= 5, s.count % 2 == 1, s[0] == "databases", s[2] == "documents", !s.contains(where: \.isEmpty) else {
+            guard !p.hasPlaceholder, s.count >= 5, s.count % 2 == 1, s[0] == "databases", s[2] == "documents", !s.contains(where: \.isEmpty)
+            else {
                 throw c.fail("Invalid document path for \(name)(): \(p). Expected /databases/{database}/documents/{collection}/{document}.")
             }
             guard s[1] == db.database else { throw c.fail("\(name)() across databases is not supported: \(p).") }

@@ -1,11 +1,13 @@
 /// `list` and `set` methods (reference §4.5, §4.8). Membership is hashed, so `hasAll` over
 /// large lists is O(n + m) and charged to the work budget.
 extension Library {
+    /// The receiver as a list.
     static func receiverList(_ c: Builtin.Call) -> [RulesValue] {
         if case .list(let l) = c.receiver { return l }
         return []
     }
 
+    /// The receiver as a set.
     static func receiverSet(_ c: Builtin.Call) -> RulesSet {
         if case .set(let s) = c.receiver { return s }
         return RulesSet([])
@@ -13,25 +15,33 @@ extension Library {
 
     /// A membership index: hashed keys plus NaN-holding values (which match nothing).
     struct Membership {
+        /// Hashed keys of the indexed values.
         var keys = Set<RulesValueKey>()
+        /// True for set semantics (numbers by value at every depth).
         let deep: Bool
 
+        /// Indexes `values`.
         init(_ values: [RulesValue], deep: Bool) {
             self.deep = deep
             for v in values { if let k = RulesValueKey(v, numbersByValueAtDepth: deep) { keys.insert(k) } }
         }
 
+        /// True when `v` equals an indexed value.
         func contains(_ v: RulesValue) -> Bool {
             guard let k = RulesValueKey(v, numbersByValueAtDepth: deep) else { return false }
             return keys.contains(k)
         }
     }
 
+    /// `list` methods (reference §4.5).
     static let listEntries: [Builtin] = [
         Builtin("size", on: .list, ["list.size() -> int"], arity: 0...0, doc: "Number of elements.") { c in
             .int(Int64(receiverList(c).count))
         },
-        Builtin("hasAll", on: .list, ["list.hasAll(list) -> bool", "list.hasAll(set) -> bool"], arity: 1...1, doc: "Every element of the argument is in the list.") {
+        Builtin(
+            "hasAll", on: .list, ["list.hasAll(list) -> bool", "list.hasAll(set) -> bool"], arity: 1...1,
+            doc: "Every element of the argument is in the list."
+        ) {
             c throws(RulesEvalError) in
             let other = try c.collection(0)
             let mine = receiverList(c)
@@ -39,7 +49,10 @@ extension Library {
             let index = Membership(mine, deep: false)
             return .bool(other.allSatisfy(index.contains))
         },
-        Builtin("hasAny", on: .list, ["list.hasAny(list) -> bool", "list.hasAny(set) -> bool"], arity: 1...1, doc: "Some element of the argument is in the list.") {
+        Builtin(
+            "hasAny", on: .list, ["list.hasAny(list) -> bool", "list.hasAny(set) -> bool"], arity: 1...1,
+            doc: "Some element of the argument is in the list."
+        ) {
             c throws(RulesEvalError) in
             let other = try c.collection(0)
             let mine = receiverList(c)
@@ -47,7 +60,10 @@ extension Library {
             let index = Membership(mine, deep: false)
             return .bool(other.contains(where: index.contains))
         },
-        Builtin("hasOnly", on: .list, ["list.hasOnly(list) -> bool", "list.hasOnly(set) -> bool"], arity: 1...1, doc: "Every element of the list is in the argument.") {
+        Builtin(
+            "hasOnly", on: .list, ["list.hasOnly(list) -> bool", "list.hasOnly(set) -> bool"], arity: 1...1,
+            doc: "Every element of the list is in the argument."
+        ) {
             c throws(RulesEvalError) in
             let other = try c.collection(0)
             let mine = receiverList(c)
@@ -55,13 +71,17 @@ extension Library {
             let index = Membership(other, deep: false)
             return .bool(mine.allSatisfy(index.contains))
         },
-        Builtin("concat", on: .list, ["list.concat(list) -> list"], arity: 1...1, doc: "Appended copy, no dedupe.") { c throws(RulesEvalError) in
+        Builtin("concat", on: .list, ["list.concat(list) -> list"], arity: 1...1, doc: "Appended copy, no dedupe.") {
+            c throws(RulesEvalError) in
             let other = try c.list(0)
             let mine = receiverList(c)
             try c.charge(mine.count + other.count)
             return .list(mine + other)
         },
-        Builtin("removeAll", on: .list, ["list.removeAll(list) -> list"], arity: 1...1, doc: "Removes every occurrence of each argument element.") {
+        Builtin(
+            "removeAll", on: .list, ["list.removeAll(list) -> list"], arity: 1...1,
+            doc: "Removes every occurrence of each argument element."
+        ) {
             c throws(RulesEvalError) in
             let other = try c.list(0)
             let mine = receiverList(c)
@@ -89,11 +109,15 @@ extension Library {
         },
     ]
 
+    /// `set` methods (reference §4.8).
     static let setEntries: [Builtin] = [
         Builtin("size", on: .set, ["set.size() -> int"], arity: 0...0, doc: "Number of elements.") { c in
             .int(Int64(receiverSet(c).elements.count))
         },
-        Builtin("hasAll", on: .set, ["set.hasAll(list) -> bool", "set.hasAll(set) -> bool"], arity: 1...1, doc: "Every element of the argument is in the set.") {
+        Builtin(
+            "hasAll", on: .set, ["set.hasAll(list) -> bool", "set.hasAll(set) -> bool"], arity: 1...1,
+            doc: "Every element of the argument is in the set."
+        ) {
             c throws(RulesEvalError) in
             let other = try c.collection(0)
             let mine = receiverSet(c).elements
@@ -101,7 +125,10 @@ extension Library {
             let index = Membership(mine, deep: true)
             return .bool(other.allSatisfy(index.contains))
         },
-        Builtin("hasAny", on: .set, ["set.hasAny(list) -> bool", "set.hasAny(set) -> bool"], arity: 1...1, doc: "Some element of the argument is in the set.") {
+        Builtin(
+            "hasAny", on: .set, ["set.hasAny(list) -> bool", "set.hasAny(set) -> bool"], arity: 1...1,
+            doc: "Some element of the argument is in the set."
+        ) {
             c throws(RulesEvalError) in
             let other = try c.collection(0)
             let mine = receiverSet(c).elements
@@ -109,7 +136,10 @@ extension Library {
             let index = Membership(mine, deep: true)
             return .bool(other.contains(where: index.contains))
         },
-        Builtin("hasOnly", on: .set, ["set.hasOnly(list) -> bool", "set.hasOnly(set) -> bool"], arity: 1...1, doc: "Every element of the set is in the argument.") {
+        Builtin(
+            "hasOnly", on: .set, ["set.hasOnly(list) -> bool", "set.hasOnly(set) -> bool"], arity: 1...1,
+            doc: "Every element of the set is in the argument."
+        ) {
             c throws(RulesEvalError) in
             let other = try c.collection(0)
             let mine = receiverSet(c).elements
@@ -117,7 +147,8 @@ extension Library {
             let index = Membership(other, deep: true)
             return .bool(mine.allSatisfy(index.contains))
         },
-        Builtin("difference", on: .set, ["set.difference(set) -> set"], arity: 1...1, doc: "Elements of the receiver not in the argument.") {
+        Builtin("difference", on: .set, ["set.difference(set) -> set"], arity: 1...1, doc: "Elements of the receiver not in the argument.")
+        {
             c throws(RulesEvalError) in
             guard case .set(let other) = c.args[0] else { throw c.unsupported() }
             let mine = receiverSet(c).elements

@@ -1,10 +1,12 @@
 /// `string` and `bytes` methods (reference §4.3, §4.4).
 extension Library {
+    /// The receiver as a string.
     static func receiverString(_ c: Builtin.Call) -> String {
         if case .string(let s) = c.receiver { return s }
         return ""
     }
 
+    /// The rules error for a failed regex operation.
     static func regexFailure(_ f: RulesRegex.Failure, _ c: Builtin.Call) -> RulesEvalError {
         switch f {
         case .syntax(let m): return c.fail("Invalid regular expression: \(m).")
@@ -26,23 +28,33 @@ extension Library {
         return result
     }
 
+    /// `string` methods (reference §4.3).
     static let stringEntries: [Builtin] = [
         Builtin("size", on: .string, ["string.size() -> int"], arity: 0...0, doc: "Length in UTF-16 code units.") { c in
             .int(Int64(receiverString(c).utf16.count))
         },
-        Builtin("matches", on: .string, ["string.matches(string) -> bool"], arity: 1...1, doc: "RE2 match of the whole string.") { c throws(RulesEvalError) in
+        Builtin("matches", on: .string, ["string.matches(string) -> bool"], arity: 1...1, doc: "RE2 match of the whole string.") {
+            c throws(RulesEvalError) in
             let re = try c.string(0)
             let s = receiverString(c)
-            return .bool(try withRegexBudget(c) { (b: inout Int) throws(RulesRegex.Failure) in try RulesRegex.fullMatch(re, s, budget: &b) })
+            return .bool(
+                try withRegexBudget(c) { (b: inout Int) throws(RulesRegex.Failure) in try RulesRegex.fullMatch(re, s, budget: &b) })
         },
-        Builtin("replace", on: .string, ["string.replace(string, string) -> string"], arity: 2...2, doc: "Replaces every RE2 match; $n inserts group n.") {
+        Builtin(
+            "replace", on: .string, ["string.replace(string, string) -> string"], arity: 2...2,
+            doc: "Replaces every RE2 match; $n inserts group n."
+        ) {
             c throws(RulesEvalError) in
             let re = try c.string(0)
             let sub = try c.string(1)
             let s = receiverString(c)
-            return .string(try withRegexBudget(c) { (b: inout Int) throws(RulesRegex.Failure) in try RulesRegex.replaceAll(re, s, sub, budget: &b) })
+            return .string(
+                try withRegexBudget(c) { (b: inout Int) throws(RulesRegex.Failure) in try RulesRegex.replaceAll(re, s, sub, budget: &b) })
         },
-        Builtin("split", on: .string, ["string.split(string) -> list"], arity: 1...1, doc: "Splits around RE2 matches (Java semantics: trailing empty pieces dropped).") {
+        Builtin(
+            "split", on: .string, ["string.split(string) -> list"], arity: 1...1,
+            doc: "Splits around RE2 matches (Java semantics: trailing empty pieces dropped)."
+        ) {
             c throws(RulesEvalError) in
             let re = try c.string(0)
             let s = receiverString(c)
@@ -55,7 +67,10 @@ extension Library {
         Builtin("upper", on: .string, ["string.upper() -> string"], arity: 0...0, doc: "ASCII letters to upper case.") { c in
             .string(String(decoding: receiverString(c).utf8.map { ($0 >= 97 && $0 <= 122) ? $0 - 32 : $0 }, as: UTF8.self))
         },
-        Builtin("trim", on: .string, ["string.trim() -> string"], arity: 0...0, doc: "Strips leading and trailing characters <= U+0020 (Java trim).") { c in
+        Builtin(
+            "trim", on: .string, ["string.trim() -> string"], arity: 0...0,
+            doc: "Strips leading and trailing characters <= U+0020 (Java trim)."
+        ) { c in
             let scalars = Array(receiverString(c).unicodeScalars)
             var a = 0
             var b = scalars.count
@@ -70,11 +85,13 @@ extension Library {
         },
     ]
 
+    /// The receiver as bytes.
     static func receiverBytes(_ c: Builtin.Call) -> [UInt8] {
         if case .bytes(let b) = c.receiver { return b }
         return []
     }
 
+    /// `bytes` methods (reference §4.4).
     static let bytesEntries: [Builtin] = [
         Builtin("size", on: .bytes, ["bytes.size() -> int"], arity: 0...0, doc: "Number of bytes.") { c in
             .int(Int64(receiverBytes(c).count))

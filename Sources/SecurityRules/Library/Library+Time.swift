@@ -1,8 +1,9 @@
-import Foundation
 import FirestoreModel
+import Foundation
 
 /// `timestamp`, `duration` and `latlng` methods and namespaces (reference §4.10–§4.12).
 extension Library {
+    /// The receiver as a timestamp.
     static func receiverTimestamp(_ c: Builtin.Call) -> Timestamp {
         if case .timestamp(let t) = c.receiver { return t }
         return Timestamp(seconds: 0, nanos: 0)
@@ -33,10 +34,12 @@ extension Library {
         return era * 146_097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719_468
     }
 
+    /// A timestamp accessor returning an int.
     static func timestampPart(_ name: String, _ doc: String, _ f: @escaping @Sendable (Timestamp) -> Int64) -> Builtin {
         Builtin(name, on: .timestamp, ["timestamp.\(name)() -> int"], arity: 0...0, doc: doc) { c in .int(f(receiverTimestamp(c))) }
     }
 
+    /// `timestamp` methods and namespace (reference §4.10).
     static let timestampEntries: [Builtin] = [
         timestampPart("year", "Year (UTC).") { civil(epochDays($0)).0 },
         timestampPart("month", "Month 1-12 (UTC).") { civil(epochDays($0)).1 },
@@ -51,20 +54,24 @@ extension Library {
             return d - days(civil(d).0, 1, 1) + 1
         },
         timestampPart("toMillis", "Milliseconds since the epoch.") { $0.seconds * 1000 + Int64($0.nanos) / 1_000_000 },
-        Builtin("date", on: .timestamp, ["timestamp.date() -> timestamp"], arity: 0...0, doc: "The timestamp truncated to 00:00 UTC.") { c in
+        Builtin("date", on: .timestamp, ["timestamp.date() -> timestamp"], arity: 0...0, doc: "The timestamp truncated to 00:00 UTC.") {
+            c in
             .timestamp(Timestamp(seconds: epochDays(receiverTimestamp(c)) * 86_400, nanos: 0))
         },
-        Builtin("time", on: .timestamp, ["timestamp.time() -> duration"], arity: 0...0, doc: "Duration since midnight UTC.") { c throws(RulesEvalError) in
+        Builtin("time", on: .timestamp, ["timestamp.time() -> duration"], arity: 0...0, doc: "Duration since midnight UTC.") {
+            c throws(RulesEvalError) in
             let t = receiverTimestamp(c)
-            guard let d = RulesDuration(seconds: t.seconds - epochDays(t) * 86_400, nanos: Int64(t.nanos)) else { throw c.fail(RulesMessages.overflow) }
+            guard let d = RulesDuration(seconds: t.seconds - epochDays(t) * 86_400, nanos: Int64(t.nanos)) else {
+                throw c.fail(RulesMessages.overflow)
+            }
             return .duration(d)
         },
-        Builtin("timestamp.value", ["timestamp.value(int) -> timestamp"], arity: 1...1, doc: "Timestamp from epoch milliseconds.") { c throws(RulesEvalError) in
+        Builtin("timestamp.value", ["timestamp.value(int) -> timestamp"], arity: 1...1, doc: "Timestamp from epoch milliseconds.") {
+            c throws(RulesEvalError) in
             let ms = try c.int(0)
-            let s = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
-            let t = Timestamp(seconds: s, nanos: Int32((ms - s * 1000) * 1_000_000))
-            guard t.isValid else { throw c.fail("Timestamp out of range.") }
-            return .timestamp(t)
+            let s = ms / 1000 - (ms % 1000 < 0 ? 1 : 0)
+            guard s >= Timestamp.minSeconds, s <= Timestamp.maxSeconds else { throw c.fail("Timestamp out of range.") }
+            return .timestamp(Timestamp(seconds: s, nanos: Int32((ms - s * 1000) * 1_000_000)))
         },
         Builtin("timestamp.date", ["timestamp.date(int, int, int) -> timestamp"], arity: 3...3, doc: "Midnight UTC of year, month, day.") {
             c throws(RulesEvalError) in
@@ -74,6 +81,7 @@ extension Library {
         },
     ]
 
+    /// Days in month `m` of year `y` (Gregorian).
     static func daysIn(_ m: Int64, _ y: Int64) -> Int64 {
         switch m {
         case 2: return (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)) ? 29 : 28
@@ -82,16 +90,19 @@ extension Library {
         }
     }
 
+    /// The receiver as a duration.
     static func receiverDuration(_ c: Builtin.Call) -> RulesDuration {
         if case .duration(let d) = c.receiver { return d }
         return .zero
     }
 
+    /// Nanoseconds per `duration.value` unit.
     static let unitNanos: [String: Int64] = [
         "w": 604_800_000_000_000, "d": 86_400_000_000_000, "h": 3_600_000_000_000, "m": 60_000_000_000,
         "s": 1_000_000_000, "ms": 1_000_000, "ns": 1,
     ]
 
+    /// `duration` methods and namespace (reference §4.11).
     static let durationEntries: [Builtin] = [
         Builtin("seconds", on: .duration, ["duration.seconds() -> int"], arity: 0...0, doc: "Whole seconds (signed).") { c in
             .int(receiverDuration(c).seconds)
@@ -115,7 +126,9 @@ extension Library {
             guard let d else { throw c.fail("Duration out of range.") }
             return .duration(d)
         },
-        Builtin("duration.time", ["duration.time(int, int, int, int) -> duration"], arity: 4...4, doc: "Hours, minutes, seconds, nanoseconds.") {
+        Builtin(
+            "duration.time", ["duration.time(int, int, int, int) -> duration"], arity: 4...4, doc: "Hours, minutes, seconds, nanoseconds."
+        ) {
             c throws(RulesEvalError) in
             let (h, m, s, ns) = (try c.int(0), try c.int(1), try c.int(2), try c.int(3))
             let (hs, o1) = h.multipliedReportingOverflow(by: 3600)
@@ -132,6 +145,7 @@ extension Library {
         },
     ]
 
+    /// The receiver as a point.
     static func receiverLatLng(_ c: Builtin.Call) -> GeoPoint {
         if case .latlng(let g) = c.receiver { return g }
         return GeoPoint(latitude: 0, longitude: 0)
@@ -140,6 +154,7 @@ extension Library {
     /// Mean Earth radius used for distances, metres (S2's `S2Earth` radius).
     static let earthRadiusMeters = 6_371_010.0
 
+    /// `latlng` methods and namespace (reference §4.12).
     static let latlngEntries: [Builtin] = [
         Builtin("latitude", on: .latlng, ["latlng.latitude() -> float"], arity: 0...0, doc: "Degrees north.") { c in
             .float(receiverLatLng(c).latitude)
@@ -147,24 +162,31 @@ extension Library {
         Builtin("longitude", on: .latlng, ["latlng.longitude() -> float"], arity: 0...0, doc: "Degrees east.") { c in
             .float(receiverLatLng(c).longitude)
         },
-        Builtin("distance", on: .latlng, ["latlng.distance(latlng) -> float"], arity: 1...1, doc: "Great-circle distance in metres (haversine).") {
+        Builtin(
+            "distance", on: .latlng, ["latlng.distance(latlng) -> float"], arity: 1...1, doc: "Great-circle distance in metres (haversine)."
+        ) {
             c throws(RulesEvalError) in
             guard case .latlng(let b) = c.args[0] else { throw c.unsupported() }
             let a = receiverLatLng(c)
             return .float(haversineMeters(a, b))
         },
-        Builtin("latlng.value", ["latlng.value(float, float) -> latlng"], arity: 2...2, doc: "A point; latitude in [-90,90], longitude in [-180,180].") {
+        Builtin(
+            "latlng.value", ["latlng.value(float, float) -> latlng"], arity: 2...2,
+            doc: "A point; latitude in [-90,90], longitude in [-180,180]."
+        ) {
             c throws(RulesEvalError) in
             let lat = try c.number(0)
             let lng = try c.number(1)
             guard lat >= -90, lat <= 90, lng >= -180, lng <= 180 else {
                 throw c.fail(
-                    "Latitude should be in [-90,90] range and longitude should be in [-180,180] range. latitude: \(RulesFormat.double(lat)), longitude: \(RulesFormat.double(lng)).")
+                    "Latitude should be in [-90,90] range and longitude should be in [-180,180] range. latitude: \(RulesFormat.double(lat)), longitude: \(RulesFormat.double(lng))."
+                )
             }
             return .latlng(GeoPoint(latitude: lat, longitude: lng))
         },
     ]
 
+    /// Great-circle distance in metres on a sphere of `earthRadiusMeters`.
     static func haversineMeters(_ a: GeoPoint, _ b: GeoPoint) -> Double {
         let rad = Double.pi / 180
         let dLat = (b.latitude - a.latitude) * rad

@@ -2,20 +2,28 @@
 /// captures). Matching is O(pattern size × text length): no backtracking, so hostile
 /// patterns such as `(a+)+$` cannot blow up (reference §4.3; STYLE hostile input).
 struct RegexProgram: Sendable {
+    /// One VM instruction.
     enum Instruction: Sendable {
+        /// Consume one scalar in the set.
         case scalars(ScalarSet)
+        /// Consume any scalar (`\n` only when `newline`).
         case any(newline: Bool)
         /// Try `x` first, then `y` (priority order = leftmost-first semantics).
         case split(Int, Int)
+        /// Continue at the target.
         case jump(Int)
+        /// Record the position in capture slot n.
         case save(Int)
+        /// Continue only if the assertion holds here.
         case assertion(RegexAssertion)
+        /// Accept.
         case match
     }
 
     /// Largest program accepted (after expanding counted repetitions).
     static let maxInstructions = 20_000
 
+    /// The program.
     let instructions: [Instruction]
     /// Capture groups, not counting group 0.
     let groupCount: Int

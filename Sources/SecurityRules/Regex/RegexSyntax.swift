@@ -1,35 +1,48 @@
 /// The parsed form of an RE2 pattern (RE2 syntax subset used by rules: reference §4.3).
 indirect enum RegexNode: Sendable {
+    /// Matches the empty string.
     case empty
     /// One scalar from a set of ranges (a literal is a one-element set).
     case scalars(ScalarSet)
     /// Any scalar; `newline` says whether `\n` is included (`(?s)`).
     case any(newline: Bool)
+    /// Sequence.
     case concat([RegexNode])
+    /// Alternatives, first preferred.
     case alternate([RegexNode])
+    /// `x{min,max}`; max nil = unbounded.
     case repetition(RegexNode, min: Int, max: Int?, greedy: Bool)
     /// A group; `index` is the capture number (nil for `(?:…)`).
     case group(RegexNode, index: Int?)
+    /// Zero-width test.
     case assertion(RegexAssertion)
 }
 
 /// Zero-width assertions.
 enum RegexAssertion: Sendable {
+    /// `^ $` (multi-line or not), `\A \z`, `\b \B`.
     case lineStart, lineEnd, textStart, textEnd, wordBoundary, notWordBoundary
 }
 
 /// A set of Unicode scalars as sorted ranges, possibly negated.
 struct ScalarSet: Sendable {
+    /// Sorted, non-overlapping ranges.
     var ranges: [ClosedRange<UInt32>]
+    /// True for a complemented set.
     var negated: Bool
 
+    /// True when `c` is in the set (binary search).
     func contains(_ c: UInt32) -> Bool {
         var lo = 0
         var hi = ranges.count - 1
         var found = false
         while lo <= hi {
             let mid = (lo + hi) / 2
-            if c < ranges[mid].lowerBound { hi = mid - 1 } else if c > ranges[mid].upperBound { lo = mid + 1 } else {
+            if c < ranges[mid].lowerBound {
+                hi = mid - 1
+            } else if c > ranges[mid].upperBound {
+                lo = mid + 1
+            } else {
                 found = true
                 break
             }
@@ -54,6 +67,7 @@ struct ScalarSet: Sendable {
 
 /// An invalid pattern; the message names the problem like RE2 does (`missing closing )`).
 struct RegexSyntaxError: Error, Sendable {
+    /// What is wrong.
     var message: String
 }
 
@@ -64,10 +78,15 @@ struct RegexSyntaxError: Error, Sendable {
 /// `\d \w \s` (and negations), anchors `^ $ \A \z \b \B`, escapes `\n \t \r \f \v \a \x.. \x{..}`
 /// and escaped punctuation. Repetition counts are capped at 1000 like RE2.
 struct RegexParser {
+    /// The `(?imsU)` flags in effect.
     struct Flags {
+        /// `i`.
         var caseInsensitive = false
+        /// `s`.
         var dotNewline = false
+        /// `m`.
         var multiline = false
+        /// `U`.
         var ungreedy = false
     }
 
@@ -77,6 +96,7 @@ struct RegexParser {
     private(set) var groupCount = 0
     private var depth = 0
 
+    /// Prepares to parse `pattern`.
     init(_ pattern: String) { s = pattern.unicodeScalars.map(\.value) }
 
     private func peek(_ k: Int = 0) -> UInt32? { i + k < s.count ? s[i + k] : nil }
@@ -118,9 +138,18 @@ struct RegexParser {
             var lo = 0
             var hi: Int?
             switch c {
-            case 0x2A: lo = 0; hi = nil; i += 1
-            case 0x2B: lo = 1; hi = nil; i += 1
-            case 0x3F: lo = 0; hi = 1; i += 1
+            case 0x2A:
+                lo = 0
+                hi = nil
+                i += 1
+            case 0x2B:
+                lo = 1
+                hi = nil
+                i += 1
+            case 0x3F:
+                lo = 0
+                hi = 1
+                i += 1
             case 0x7B:
                 guard let (a, b, len) = scanCount() else { return node }
                 lo = a
@@ -261,8 +290,11 @@ struct RegexParser {
         return .group(inner, index: index)
     }
 
+    /// `\d`.
     static let digit: [ClosedRange<UInt32>] = [0x30...0x39]
+    /// `\w`.
     static let word: [ClosedRange<UInt32>] = [0x30...0x39, 0x41...0x5A, 0x5F...0x5F, 0x61...0x7A]
+    /// `\s`.
     static let space: [ClosedRange<UInt32>] = [0x09...0x0A, 0x0C...0x0D, 0x20...0x20]
 
     /// escape := 'd' | 'D' | 'w' | 'W' | 's' | 'S' | 'b' | 'B' | 'A' | 'z' | 'n' | 't' | … | 'x' hex | punct
@@ -327,6 +359,7 @@ struct RegexParser {
         }
     }
 
+    /// `[[:name:]]` classes (ASCII).
     static let posixClasses: [String: [ClosedRange<UInt32>]] = [
         "alpha": [0x41...0x5A, 0x61...0x7A], "digit": digit, "alnum": [0x30...0x39, 0x41...0x5A, 0x61...0x7A],
         "upper": [0x41...0x5A], "lower": [0x61...0x7A], "space": [0x09...0x0D, 0x20...0x20], "word": word,
@@ -346,14 +379,23 @@ struct RegexParser {
         var first = true
         while true {
             guard let c = peek() else { throw RegexSyntaxError(message: "missing closing ]") }
-            if c == 0x5D && !first { i += 1; break }
+            if c == 0x5D && !first {
+                i += 1
+                break
+            }
             first = false
             if c == 0x5B, peek(1) == 0x3A {
                 var j = i + 2
                 var name = ""
-                while j < s.count, s[j] != 0x3A { name.unicodeScalars.append(Unicode.Scalar(s[j]) ?? " "); j += 1 }
+                while j < s.count, s[j] != 0x3A {
+                    name.unicodeScalars.append(Unicode.Scalar(s[j]) ?? " ")
+                    j += 1
+                }
                 var neg = false
-                if name.hasPrefix("^") { neg = true; name.removeFirst() }
+                if name.hasPrefix("^") {
+                    neg = true
+                    name.removeFirst()
+                }
                 guard j + 1 < s.count, s[j + 1] == 0x5D, let cls = Self.posixClasses[name] else {
                     throw RegexSyntaxError(message: "invalid character class range")
                 }
@@ -396,6 +438,7 @@ struct RegexParser {
         return flags.caseInsensitive ? Self.folded(ranges, negated: negated) : ScalarSet.normalized(ranges, negated: negated)
     }
 
+    /// The complement of ranges within U+0000…U+10FFFF.
     static func complement(_ rs: [ClosedRange<UInt32>]) -> [ClosedRange<UInt32>] {
         let n = ScalarSet.normalized(rs, negated: false).ranges
         var out: [ClosedRange<UInt32>] = []

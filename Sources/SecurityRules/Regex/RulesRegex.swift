@@ -5,7 +5,9 @@ import Foundation
 enum RulesRegex {
     /// Why an operation failed.
     enum Failure: Error {
+        /// The pattern is invalid.
         case syntax(String)
+        /// The step budget ran out.
         case exhausted
     }
 
@@ -109,10 +111,12 @@ enum RulesRegex {
 /// Compiled patterns by source text, shared by every ruleset (bounded to 512 entries).
 final class RegexCache: @unchecked Sendable {
     // Safe: `entries` is only touched while holding `lock`.
+    /// The process-wide cache.
     static let shared = RegexCache()
     private let lock = NSLock()
     private var entries: [String: Result<RegexProgram, RegexSyntaxError>] = [:]
 
+    /// The compiled program (or the syntax error) for `pattern`.
     func program(for pattern: String) -> Result<RegexProgram, RegexSyntaxError> {
         lock.lock()
         if let hit = entries[pattern] {

@@ -7,7 +7,9 @@
 public struct RulesDiagnostic: Sendable, Hashable, CustomStringConvertible {
     /// How serious a finding is.
     public enum Severity: String, Sendable, Hashable {
+        /// The file does not compile.
         case error = "ERROR"
+        /// Compiles, but probably not as meant.
         case warning = "WARNING"
     }
 

@@ -11,6 +11,8 @@ public struct RulesSource: Sendable {
     let bytes: [UInt8]
     /// Byte offset where each line starts (line 1 at index 0).
     let lineStarts: [Int]
+    /// True for lines holding only ASCII, whose columns are plain byte differences.
+    let lineIsASCII: [Bool]
 
     /// Creates a source and indexes its lines.
     public init(text: String, fileName: String) {
@@ -19,8 +21,17 @@ public struct RulesSource: Sendable {
         let bytes = Array(text.utf8)
         self.bytes = bytes
         var starts = [0]
-        for (i, b) in bytes.enumerated() where b == 0x0A { starts.append(i + 1) }
+        var ascii = [true]
+        for (i, b) in bytes.enumerated() {
+            if b == 0x0A {
+                starts.append(i + 1)
+                ascii.append(true)
+            } else if b >= 0x80 {
+                ascii[ascii.count - 1] = false
+            }
+        }
         self.lineStarts = starts
+        self.lineIsASCII = ascii
     }
 
     /// The line/column of a byte offset (clamped to the text).
@@ -32,6 +43,7 @@ public struct RulesSource: Sendable {
             let mid = (lo + hi + 1) / 2
             if lineStarts[mid] <= o { lo = mid } else { hi = mid - 1 }
         }
+        if lineIsASCII[lo] { return SourcePosition(line: lo + 1, column: o - lineStarts[lo] + 1, offset: o) }
         var column = 1
         for i in lineStarts[lo]..<o where bytes[i] & 0xC0 != 0x80 { column += 1 }
         return SourcePosition(line: lo + 1, column: column, offset: o)

@@ -5,6 +5,7 @@
 /// (after `match`, and after a `/` in operand position). Errors are recorded in `diagnostics`
 /// and lexing continues. Source: reference §2.1 (tokens), §1.1 and §2.3 (paths).
 struct Lexer {
+    /// The text being lexed.
     let source: RulesSource
     private let bytes: [UInt8]
     /// Current byte offset.
@@ -12,6 +13,7 @@ struct Lexer {
     /// Errors found so far.
     var diagnostics: [RulesDiagnostic] = []
 
+    /// Starts at the beginning of `source`.
     init(source: RulesSource) {
         self.source = source
         self.bytes = source.bytes
@@ -22,13 +24,18 @@ struct Lexer {
         return i < bytes.count ? bytes[i] : nil
     }
 
+    /// Records an error at a byte offset.
     mutating func error(_ message: String, at offset: Int) {
         diagnostics.append(RulesDiagnostic(.error, message, at: source.position(ofOffset: offset), in: source))
     }
 
+    /// `[A-Za-z_]`.
     static func isIdentStart(_ c: UInt8) -> Bool { (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c == 95 }
+    /// `[0-9]`.
     static func isDigit(_ c: UInt8) -> Bool { c >= 48 && c <= 57 }
+    /// `[A-Za-z0-9_]`.
     static func isIdentPart(_ c: UInt8) -> Bool { isIdentStart(c) || isDigit(c) }
+    /// Space, tab, newline, carriage return, form feed.
     static func isSpace(_ c: UInt8) -> Bool { c == 32 || c == 9 || c == 10 || c == 13 || c == 12 }
 
     /// Skips whitespace, `// …` and `/* … */` comments.
@@ -102,7 +109,9 @@ struct Lexer {
         }
         if c == 38 || c == 124 {
             offset += 1
-            error("Unexpected '\(String(UnicodeScalar(c)))'; did you mean '\(String(UnicodeScalar(c)))\(String(UnicodeScalar(c)))'?", at: start)
+            error(
+                "Unexpected '\(String(UnicodeScalar(c)))'; did you mean '\(String(UnicodeScalar(c)))\(String(UnicodeScalar(c)))'?",
+                at: start)
             return Token(kind: .invalid, start: start, end: offset)
         }
         // Skip one whole UTF-8 scalar.
@@ -249,7 +258,9 @@ struct Lexer {
                         appendScalar(v, to: &out, at: escStart, ok: &ok)
                     }
                 default:
-                    error("Invalid escape sequence '\\\(String(UnicodeScalar(e)))' in string literal; write '\\\\\(String(UnicodeScalar(e)))' for a literal backslash.", at: escStart)
+                    error(
+                        "Invalid escape sequence '\\\(String(UnicodeScalar(e)))' in string literal; write '\\\\\(String(UnicodeScalar(e)))' for a literal backslash.",
+                        at: escStart)
                     ok = false
                 }
                 continue

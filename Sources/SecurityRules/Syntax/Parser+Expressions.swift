@@ -1,5 +1,6 @@
 /// The expression grammar, highest precedence last (reference §2.2).
 extension Parser {
+    /// Words that cannot name a variable (reference §2.1).
     static let reservedWords: Set<String> = [
         "in", "is", "allow", "match", "if", "function", "return", "let", "service", "rules_version",
     ]
@@ -15,6 +16,8 @@ extension Parser {
         return e
     }
 
+    /// Counts one more level of nesting.
+    /// - Throws: `Abort` past `maxNesting`.
     mutating func enter(at offset: Int) throws(Abort) {
         nesting += 1
         if nesting > Parser.maxNesting {
@@ -79,7 +82,9 @@ extension Parser {
             advance()
             guard let name = current.identifier else { try fail("Expected a type name after 'is', found \(describe(current)).") }
             guard let type = RulesType(rawValue: name), type != .null else {
-                try fail("Unknown type '\(name)' after 'is'; expected one of bool, int, float, number, string, bytes, list, map, set, map_diff, path, timestamp, duration, latlng, constraint.")
+                try fail(
+                    "Unknown type '\(name)' after 'is'; expected one of bool, int, float, number, string, bytes, list, map, set, map_diff, path, timestamp, duration, latlng, constraint."
+                )
             }
             advance()
             lhs = try make(.isType(lhs, type), from: start)
@@ -135,9 +140,10 @@ extension Parser {
         return lhs
     }
 
-    func binaryOperator(_ allowed: Set<String>) -> BinaryOperator? {
+    /// The current token as one of the `allowed` operators.
+    func binaryOperator(_ allowed: Set<String>) -> RulesBinaryOperator? {
         guard case .symbol(let s) = current.kind, allowed.contains(s) else { return nil }
-        return BinaryOperator(rawValue: s)
+        return RulesBinaryOperator(rawValue: s)
     }
 
     /// unary := ( '!' | '-' ) unary | postfix
@@ -146,7 +152,7 @@ extension Parser {
         guard current.isSymbol("!") || current.isSymbol("-") else { return try parsePostfix() }
         try enter(at: start)
         defer { nesting -= 1 }
-        let op: UnaryOperator = current.isSymbol("!") ? .not : .negate
+        let op: RulesUnaryOperator = current.isSymbol("!") ? .not : .negate
         advance()
         // -9223372036854775808 is the one literal whose magnitude does not fit an Int64.
         if op == .negate, case .int(let v) = current.kind, v == UInt64(Int64.max) + 1 {
@@ -163,12 +169,15 @@ extension Parser {
         return try parsePostfix(startingWith: try parsePrimary(), start: start)
     }
 
+    /// Applies postfix forms to an already parsed primary.
     mutating func parsePostfix(startingWith first: Expr, start: Int) throws(Abort) -> Expr {
         var e = first
         while true {
             if current.isSymbol(".") {
                 advance()
-                guard let name = current.identifier else { try fail("Expected a field or method name after '.', found \(describe(current)).") }
+                guard let name = current.identifier else {
+                    try fail("Expected a field or method name after '.', found \(describe(current)).")
+                }
                 advance()
                 if current.isSymbol("(") {
                     let args = try parseArguments()

@@ -13,31 +13,43 @@ struct Parser {
     /// Tallest expression tree accepted (bounds evaluator recursion).
     static let maxHeight = 160
 
+    /// The token source.
     var lexer: Lexer
+    /// The lookahead token.
     var current: Token
+    /// End offset of the last consumed token (node ends).
     var previousEnd = 0
+    /// Errors found so far.
     var diagnostics: [RulesDiagnostic] = []
+    /// The id the next expression node gets.
     var nextID = 0
+    /// Current expression nesting.
     var nesting = 0
+    /// `rules_version` seen so far.
     var version = 1
 
+    /// Starts parsing `source`.
     init(source: RulesSource) {
         var lexer = Lexer(source: source)
         current = lexer.next()
         self.lexer = lexer
     }
 
+    /// The text being parsed.
     var source: RulesSource { lexer.source }
 
     // MARK: Token plumbing
 
+    /// Consumes the lookahead token.
     mutating func advance() {
         previousEnd = current.end
         current = lexer.next()
     }
 
+    /// Line and column of a byte offset.
     func position(_ offset: Int) -> SourcePosition { source.position(ofOffset: offset) }
 
+    /// Records an error at a byte offset.
     mutating func error(_ message: String, at offset: Int) {
         diagnostics.append(RulesDiagnostic(.error, message, at: position(offset), in: source))
     }
@@ -48,19 +60,25 @@ struct Parser {
         throw Abort()
     }
 
+    /// Consumes symbol `s`.
+    /// - Throws: `Abort` (after recording an error) when the lookahead is something else.
     mutating func expectSymbol(_ s: String, _ context: String) throws(Abort) {
         guard current.isSymbol(s) else { try fail("Expected '\(s)' \(context), found \(describe(current)).") }
         advance()
     }
 
+    /// Consumes an identifier.
+    /// - Throws: `Abort` (after recording an error) when the lookahead is something else.
     mutating func expectIdentifier(_ context: String) throws(Abort) -> String {
         guard let name = current.identifier else { try fail("Expected an identifier \(context), found \(describe(current)).") }
         advance()
         return name
     }
 
+    /// Consumes a `;` if one is next (semicolons after statements are optional).
     mutating func skipOptionalSemicolon() { if current.isSymbol(";") { advance() } }
 
+    /// A token as error messages name it.
     func describe(_ t: Token) -> String {
         switch t.kind {
         case .eof: return "end of file"
@@ -324,7 +342,9 @@ struct Parser {
                 bindings.append(LetBinding(name: n, value: try parseExpression()))
                 skipOptionalSemicolon()
             }
-            guard current.isIdentifier("return") else { try fail("Expected 'return' in the body of function '\(name)', found \(describe(current)).") }
+            guard current.isIdentifier("return") else {
+                try fail("Expected 'return' in the body of function '\(name)', found \(describe(current)).")
+            }
             advance()
             let body = try parseExpression()
             skipOptionalSemicolon()

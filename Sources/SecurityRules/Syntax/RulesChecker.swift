@@ -6,15 +6,20 @@
 /// - one recursive wildcard per match statement; in version 1 it must be the last segment;
 /// - the ruleset text ≤ 256 KB.
 struct RulesChecker {
+    /// The checked text.
     let source: RulesSource
+    /// Errors found.
     var diagnostics: [RulesDiagnostic] = []
 
+    /// Largest ruleset accepted: 256 KB.
     static let maxBytes = 256 * 1024
 
+    /// Records an error.
     mutating func error(_ message: String, at position: SourcePosition) {
         diagnostics.append(RulesDiagnostic(.error, message, at: position, in: source))
     }
 
+    /// Runs every check on `file`.
     mutating func check(_ file: RulesFileSyntax) {
         if source.bytes.count > Self.maxBytes {
             error("Ruleset is \(source.bytes.count) bytes; the limit is 262144 bytes (256 KB).", at: source.position(ofOffset: 0))
@@ -24,14 +29,76 @@ struct RulesChecker {
         for f in service.functions { checkFunction(f) }
         for m in service.matches { checkMatch(m, depth: 1, captures: 0, segments: 0, version: file.version) }
         checkRecursion(file)
+        checkNames(file)
     }
 
+    mutating func warning(_ message: String, at position: SourcePosition) {
+        diagnostics.append(RulesDiagnostic(.warning, message, at: position, in: source))
+    }
+
+    /// Warns about names nothing declares: they would fail at run time and deny silently.
+    mutating func checkNames(_ file: RulesFileSyntax) {
+        let program = RulesProgram(source: source, syntax: file)
+        var seen = Set<String>()
+        func visit(_ e: Expr, scope: Int, variables: Set<String>, in checker: inout RulesChecker) {
+            switch e.kind {
+            case .identifier(let name):
+                if !variables.contains(name) && seen.insert("v:\(name)@\(e.position.offset)").inserted {
+                    checker.warning("Unknown variable '\(name)'.", at: e.position)
+                }
+                return
+            case .call(let name, _):
+                if program.resolveFunction(name, from: scope) == nil && Library.functions[name] == nil {
+                    checker.warning("Unknown function '\(name)'.", at: e.position)
+                }
+            case .method(let receiver, let name, let args):
+                if case .identifier(let ns) = receiver.kind, Evaluation.namespaces.contains(ns), !variables.contains(ns) {
+                    if Library.functions[ns + "." + name] == nil {
+                        checker.warning("Unknown function '\(ns).\(name)'.", at: e.position)
+                    }
+                    for a in args { visit(a, scope: scope, variables: variables, in: &checker) }
+                    return
+                }
+            case .path(let parts):
+                // `$(name)` with an undeclared name is a bind() placeholder, not an error.
+                for case .interpolation(let x) in parts {
+                    if case .identifier = x.kind { continue }
+                    visit(x, scope: scope, variables: variables, in: &checker)
+                }
+                return
+            default: break
+            }
+            for c in e.kind.children { visit(c, scope: scope, variables: variables, in: &checker) }
+        }
+        let globals: Set<String> = ["request", "resource"]
+        for (i, s) in program.scopes.enumerated() {
+            for f in s.functions.values.sorted(by: { $0.position < $1.position }) {
+                var vars = globals.union(s.wildcards).union(f.parameters)
+                for b in f.bindings {
+                    visit(b.value, scope: i, variables: vars, in: &self)
+                    vars.insert(b.name)
+                }
+                visit(f.body, scope: i, variables: vars, in: &self)
+            }
+        }
+        for m in program.matches {
+            let vars = globals.union(program.scopes[m.scope].wildcards)
+            for a in m.allows { if let c = a.condition { visit(c, scope: m.scope, variables: vars, in: &self) } }
+        }
+    }
+
+    /// Parameter and `let` limits.
     mutating func checkFunction(_ f: FunctionDecl) {
-        if f.parameters.count > 7 { error("Function '\(f.name)' has \(f.parameters.count) parameters; at most 7 are allowed.", at: f.position) }
-        if f.bindings.count > 10 { error("Function '\(f.name)' has \(f.bindings.count) let bindings; at most 10 are allowed.", at: f.position) }
+        if f.parameters.count > 7 {
+            error("Function '\(f.name)' has \(f.parameters.count) parameters; at most 7 are allowed.", at: f.position)
+        }
+        if f.bindings.count > 10 {
+            error("Function '\(f.name)' has \(f.bindings.count) let bindings; at most 10 are allowed.", at: f.position)
+        }
         if Set(f.parameters).count != f.parameters.count { error("Function '\(f.name)' repeats a parameter name.", at: f.position) }
     }
 
+    /// Nesting, capture, segment and wildcard limits of a match and its children.
     mutating func checkMatch(_ m: MatchDecl, depth: Int, captures: Int, segments: Int, version: Int) {
         if depth > 10 { error("Match statements are nested more than 10 deep.", at: m.position) }
         var caps = captures

@@ -1,0 +1,148 @@
+import FirestoreModel
+import Testing
+
+@testable import SecurityRules
+
+/// Hostile rules and data end in a clear error and a denial, never a hang or a crash.
+struct HostileInputTests {
+    @Test func deepEvaluationIsStoppedBeforeTheStackIs() throws {
+        // Each function adds a left-deep chain of 150 additions with the next call at the bottom.
+        let chain = (0..<149).map { _ in "1" }.joined(separator: " + ")
+        var functions = "function f0(x) { return x; }\n"
+        for i in 1...5 { functions += "function f\(i)(x) { return f\(i - 1)(x) + \(chain); }\n" }
+        let rs = try Ruleset(source: wrapped("f5(1) > 0 || true", functions: functions), fileName: "deep")
+        let d = rs.decide(getRequest("a/b"), access: NoDocumentAccess())
+        #expect(!d.allowed)
+        #expect(
+            d.explanation.failure?.contains("nested deeper than 400") == true || d.explanation.failure?.contains("1000 expressions") == true
+        )
+    }
+
+    @Test func hugeDocumentStringsWithRegexAreBounded() throws {
+        let rs = try Ruleset(source: wrapped("resource.data.s.matches('(.*a)*b')"), fileName: "re", limits: RulesLimits(maxWork: 2_000_000))
+        let big = String(repeating: "a", count: 1_000_000)
+        let start = ContinuousClock.now
+        let d = rs.decide(getRequest("a/b", resource: ["s": .string(big)]), access: NoDocumentAccess())
+        #expect(!d.allowed)
+        #expect(d.explanation.failure?.contains("work budget") == true)
+        #expect(ContinuousClock.now - start < .seconds(10))
+    }
+
+    @Test func absurdRulesFilesAreRefusedQuickly() {
+        let start = ContinuousClock.now
+        let huge = String(repeating: "match /a/{b} { allow read: if true; }\n", count: 100_000)
+        #expect(throws: RulesCompileError.self) { _ = try Ruleset(source: huge, fileName: "huge") }
+        let garbage = String(repeating: "}{)(][;:?", count: 10_000)
+        #expect(throws: RulesCompileError.self) { _ = try Ruleset(source: "service cloud.firestore {" + garbage, fileName: "g") }
+        #expect(ContinuousClock.now - start < .seconds(10))
+    }
+
+    @Test func recursionIsACompileErrorNotARuntimeLoop() {
+        let text = wrapped("f(1)", functions: "function f(x) { return x > 0 && g(x - 1); } function g(x) { return f(x); }")
+        do {
+            _ = try Ruleset(source: text, fileName: "rec")
+            Issue.record("recursion should not compile")
+        } catch {
+            #expect(error.description.contains("Recursive function calls are not allowed: f -> g -> f"))
+        }
+    }
+
+    @Test func manyWaysAreRefused() throws {
+        let rs = try Ruleset(source: wrapped("true"), fileName: "w")
+        let values = (0..<30).map { Value.integer(Int64($0)) }
+        let filter = Filter.composite(
+            .and,
+            [
+                .field(FieldPath(["a"]), .in, .array(values)), .field(FieldPath(["b"]), .in, .array(values)),
+            ])
+        let req = RulesRequest(
+            database: testDatabase, method: .list, path: ResourcePath(relative: "c"), auth: .unauthenticated, time: testTime,
+            query: QueryConstraints(filter: filter))
+        let d = rs.decide(req, access: NoDocumentAccess())
+        #expect(!d.allowed)
+        #expect(d.explanation.failure?.contains("more than 512") == true)
+    }
+
+    @Test func deeplyNestedDocumentValuesCompare() {
+        var v = RulesValue.int(1)
+        for _ in 0..<20 { v = .map(RulesMap(["k": v])) }
+        #expect(show(evaluate("a == b && a.diff(b).affectedKeys().size() == 0", ["a": v, "b": v])) == "true")
+    }
+}
+
+/// Every built-in with extreme arguments: any result or error is fine, a trap is not.
+struct BuiltinFuzzTests {
+    static let pool: [RulesValue] = [
+        .null, .bool(true), .int(.min), .int(.max), .int(-1), .int(0), .int(1), .int(1_000_000_000_000),
+        .float(.nan), .float(.infinity), .float(-.infinity), .float(-0.0), .float(1e308), .float(-2.5), .float(9.3e18),
+        .string(""), .string("a"), .string("😀é"), .string("(a+)+"), .string("["), .bytes([]), .bytes([0xFF]),
+        .list([]), .list([.int(1), .float(1.0), .string("x")]), .map(RulesMap([:])), .map(RulesMap(["a": .int(1)])),
+        .set(RulesSet([.int(1)])), .path(RulesPath(["a", "{b}"])), .timestamp(Timestamp(seconds: Timestamp.maxSeconds, nanos: 999_999_999)),
+        .timestamp(Timestamp(seconds: Timestamp.minSeconds, nanos: 0)),
+        .duration(RulesDuration(normalizedSeconds: RulesDuration.maxSeconds, nanos: 999_999_999)),
+        .duration(RulesDuration(normalizedSeconds: -RulesDuration.maxSeconds, nanos: -999_999_999)),
+        .latlng(GeoPoint(latitude: 90, longitude: -180)),
+        .mapDiff(RulesMapDiff(left: RulesMap(["a": .float(.nan)]), right: RulesMap(["a": .float(.nan)]))),
+    ]
+
+    @Test func builtinsNeverTrap() throws {
+        let program = try RulesExpression("1")
+        var calls = 0
+        for entry in Library.entries {
+            let receivers: [RulesValue?] = entry.receiver.map { r in Self.pool.filter { $0.kind == r } } ?? [nil]
+            for receiver in receivers {
+                for arity in entry.arity {
+                    var argLists: [[RulesValue]] = [[]]
+                    for _ in 0..<arity {
+                        argLists = argLists.flatMap { prefix in Self.pool.map { prefix + [$0] } }
+                        if argLists.count > 3000 { argLists = Array(argLists.enumerated().filter { $0.offset % 7 == 0 }.map(\.element)) }
+                    }
+                    for args in argLists {
+                        _ = program.evaluateBuiltin(entry, receiver: receiver, args: args)
+                        calls += 1
+                    }
+                }
+            }
+        }
+        #expect(calls > 1000)
+    }
+
+    @Test func operatorsNeverTrap() throws {
+        let ops: [RulesBinaryOperator] = [
+            .multiply, .divide, .modulo, .add, .subtract, .less, .lessOrEqual, .greater, .greaterOrEqual, .in, .equal, .notEqual,
+        ]
+        let program = try RulesExpression("1")
+        for op in ops {
+            for a in Self.pool {
+                for b in Self.pool { _ = program.evaluateOperator(op, a, b) }
+                _ = try? Operators.unary(.negate, a, at: SourcePosition(line: 1, column: 1, offset: 0)).literalText
+            }
+        }
+    }
+}
+
+extension RulesExpression {
+    /// Runs one built-in directly against a fresh evaluation.
+    func evaluateBuiltin(_ entry: Builtin, receiver: RulesValue?, args: [RulesValue]) -> Result<RulesValue, RulesEvalError> {
+        let evaluation = Evaluation(
+            program: program, database: testDatabase, limits: RulesLimits(maxWork: 100_000), globals: [:],
+            ledger: AccessLedger(access: NoDocumentAccess(), limit: 10), recordCoverage: false)
+        do {
+            return .success(try Library.invoke(entry, receiver: receiver, args: args, evaluation: evaluation, at: root.position))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Runs one binary operator directly.
+    func evaluateOperator(_ op: RulesBinaryOperator, _ a: RulesValue, _ b: RulesValue) -> Result<RulesValue, RulesEvalError> {
+        let evaluation = Evaluation(
+            program: program, database: testDatabase, limits: RulesLimits(), globals: [:],
+            ledger: AccessLedger(access: NoDocumentAccess(), limit: 10), recordCoverage: false)
+        do {
+            return .success(try Operators.binary(op, a, b, at: root.position, evaluation: evaluation))
+        } catch {
+            return .failure(error)
+        }
+    }
+}
