@@ -13,6 +13,8 @@ public enum HearthCLI {
             switch args.first {
             case "start":
                 status = try await startCommand(Array(args.dropFirst()))
+            case "rules":
+                status = try rulesCommand(Array(args.dropFirst()))
             case nil, "help", "--help", "-h":
                 print(usage)
                 status = args.isEmpty ? 2 : 0
