@@ -17,7 +17,7 @@ extension FirestoreProto {
     /// - Throws: `.invalidArgument` for another shape or invalid path segments.
     public static func parseParent(_ name: String) throws(FirestoreError) -> (database: DatabaseID, path: ResourcePath) {
         let segments = name.split(separator: "/", maxSplits: 5, omittingEmptySubsequences: false)
-        guard segments.count >= 5, segments[4] == "documents" else {
+        guard segments.count >= 5, segments[4] == "documents", !name.hasSuffix("/") else {
             throw .invalidArgument("Invalid parent \"\(name)\": expected projects/{p}/databases/{d}/documents[/…].")
         }
         let database = try databaseID(segments.prefix(4), name)
