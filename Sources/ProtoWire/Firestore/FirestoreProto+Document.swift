@@ -27,7 +27,7 @@ extension FirestoreProto {
         return body
     }
 
-    /// Writes the fields of a Document: name, fields (UTF-8 key order), create_time, update_time.
+    /// Writes the fields of a Document: name, fields (sorted by key), create_time, update_time.
     static func encodeDocument(_ document: Document, database: DatabaseID, into w: inout ProtoWriter) {
         w.writeStringField(1, database.resourceName(document.path))
         encodeFields(document.fields, field: 2, into: &w)
