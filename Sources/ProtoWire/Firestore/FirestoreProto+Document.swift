@@ -6,8 +6,11 @@ extension FirestoreProto {
     /// A Document as a client sends it: the name (possibly empty, e.g. in CreateDocument)
     /// and the fields. `create_time`/`update_time` are output only and ignored.
     struct DocumentBody {
+        /// The full resource name as sent ("" when absent).
         var name: String
+        /// Byte offset of the name, for errors about it.
         var nameOffset: Int
+        /// The fields.
         var fields: [String: Value]
     }
 
