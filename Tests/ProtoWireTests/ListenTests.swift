@@ -37,6 +37,24 @@ struct ListenTests {
         #expect(request == FirestoreProto.ListenRequest(database: Fx.db, targetChange: .removeTarget(2)))
     }
 
+    @Test func handComputedRequestBytes() throws {
+        let add = Hex.bytes(
+            """
+            0a 26 "projects/demo-proj/databases/(default)"
+            12 3f
+              1a 3b 12 39 "projects/demo-proj/databases/(default)/documents/rooms/r1"
+              28 02
+            """)
+        #expect(
+            try FirestoreProto.ListenRequest(serializedBytes: add).targetChange
+                == .addTarget(FirestoreProto.Target(targetID: 2, targetType: .documents([Fx.path("rooms/r1")]))))
+        let remove = Hex.bytes("0a 26 \"projects/demo-proj/databases/(default)\" 18 02")
+        #expect(try FirestoreProto.ListenRequest(serializedBytes: remove).targetChange == .removeTarget(2))
+        // Negative target ids arrive as 10-byte varints and are truncated to int32.
+        let negative = Hex.bytes("18 fe ff ff ff ff ff ff ff ff 01")
+        #expect(try FirestoreProto.ListenRequest(serializedBytes: negative).targetChange == .removeTarget(-2))
+    }
+
     /// A ListenRequest whose add_target body `target` writes.
     static func add(database: String? = Fx.dbName, _ target: (inout ProtoWriter) -> Void) -> [UInt8] {
         Fx.message { w in

@@ -38,6 +38,9 @@ struct ValueCodecTests {
         (.map(["x": .null]), "32 09 0a 07 0a 01 78 12 02 58 00"),  // reference §1.4
         (.map(["b": .integer(0), "a": .map([:]), "": .boolean(false)]),
          "32 1a 0a 06 0a 00 12 02 08 00 0a 07 0a 01 \"a\" 12 02 32 00 0a 07 0a 01 \"b\" 12 02 10 00"),
+        // Keys sorted by UTF-8 bytes: "a" 61 < "z" 7a < "é" c3 a9.
+        (.map(["é": .null, "z": .null, "a": .null]),
+         "32 1c 0a 07 0a 01 61 12 02 58 00 0a 07 0a 01 7a 12 02 58 00 0a 08 0a 02 c3 a9 12 02 58 00"),
     ]
 
     @Test(arguments: arms)

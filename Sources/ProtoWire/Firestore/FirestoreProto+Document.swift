@@ -6,8 +6,11 @@ extension FirestoreProto {
     /// A Document as a client sends it: the name (possibly empty, e.g. in CreateDocument)
     /// and the fields. `create_time`/`update_time` are output only and ignored.
     struct DocumentBody {
+        /// The full resource name as sent ("" when absent).
         var name: String
+        /// Byte offset of the name, for errors about it.
         var nameOffset: Int
+        /// The fields.
         var fields: [String: Value]
     }
 
@@ -27,7 +30,7 @@ extension FirestoreProto {
         return body
     }
 
-    /// Writes the fields of a Document: name, fields (UTF-8 key order), create_time, update_time.
+    /// Writes the fields of a Document: name, fields (sorted by key), create_time, update_time.
     static func encodeDocument(_ document: Document, database: DatabaseID, into w: inout ProtoWriter) {
         w.writeStringField(1, database.resourceName(document.path))
         encodeFields(document.fields, field: 2, into: &w)

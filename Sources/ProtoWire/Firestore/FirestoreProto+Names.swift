@@ -14,21 +14,38 @@ extension FirestoreProto {
     /// Parses a `parent`: `projects/{p}/databases/{d}/documents` (the root) or
     /// `…/documents/{document path}`.
     /// - Returns: the database and the parent's path relative to its documents root.
-    /// - Throws: `.invalidArgument` for another shape or invalid path segments.
+    /// - Throws: `.invalidArgument` for another shape, a trailing `/`, or invalid path segments.
     public static func parseParent(_ name: String) throws(FirestoreError) -> (database: DatabaseID, path: ResourcePath) {
-        let segments = name.split(separator: "/", maxSplits: 5, omittingEmptySubsequences: false)
-        guard segments.count >= 5, segments[4] == "documents" else {
-            throw .invalidArgument("Invalid parent \"\(name)\": expected projects/{p}/databases/{d}/documents[/…].")
-        }
-        let database = try databaseID(segments.prefix(4), name)
-        return (database, try database.path(fromName: name))
+        try split(name, expected: "parent", "projects/{p}/databases/{d}/documents[/…]")
     }
 
     /// Parses a full document name `projects/{p}/databases/{d}/documents/{path}`.
     /// - Throws: `.invalidArgument` for another shape or a path that is not a document.
     public static func parseDocumentName(_ name: String) throws(FirestoreError) -> (database: DatabaseID, path: ResourcePath) {
-        let (database, _) = try parseParent(name)
+        let (database, _) = try split(name, expected: "document name", "projects/{p}/databases/{d}/documents/{path}")
         return (database, try database.documentPath(fromName: name))
+    }
+
+    /// A parent name that must lie in `database` (e.g. a Listen query target's parent).
+    /// - Throws: `.invalidArgument` for a malformed name or one in another database.
+    static func parentPath(_ name: String, in database: DatabaseID) throws(FirestoreError) -> ResourcePath {
+        let (named, path) = try parseParent(name)
+        guard named == database else {
+            throw .invalidArgument("Name \"\(name)\" is not in database \"\(database.name)\".")
+        }
+        return path
+    }
+
+    /// Splits `…/documents[/path]` into its database and relative path.
+    private static func split(_ name: String, expected what: String, _ shape: String) throws(FirestoreError)
+        -> (database: DatabaseID, path: ResourcePath)
+    {
+        let segments = name.split(separator: "/", maxSplits: 5, omittingEmptySubsequences: false)
+        guard segments.count >= 5, segments[4] == "documents", !name.hasSuffix("/") else {
+            throw .invalidArgument("Invalid \(what) \"\(name)\": expected \(shape).")
+        }
+        let database = try databaseID(segments.prefix(4), name)
+        return (database, try database.path(fromName: name))
     }
 
     private static func databaseID(_ segments: some Collection<Substring>, _ name: String) throws(FirestoreError) -> DatabaseID {

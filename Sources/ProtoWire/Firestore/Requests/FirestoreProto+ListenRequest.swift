@@ -168,7 +168,7 @@ extension FirestoreProto {
         }
         let parent = try within("parent") { () throws(ProtoWireError) in
             guard !parentName.isEmpty else { throw ProtoWireError(.invalidValue("parent is required."), offset: start) }
-            return try checked(at: parentAt) { () throws(FirestoreError) in try database.path(fromName: parentName) }
+            return try checked(at: parentAt) { () throws(FirestoreError) in try parentPath(parentName, in: database) }
         }
         guard let query else {
             throw ProtoWireError(.invalidValue("structured_query is required."), offset: start, fieldPath: ["structured_query"])

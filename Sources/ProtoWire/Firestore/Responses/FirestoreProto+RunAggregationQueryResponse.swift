@@ -19,7 +19,7 @@ extension FirestoreProto {
             self.readTime = readTime
         }
 
-        /// Serializes the response (the result is always written, aliases in UTF-8 order).
+        /// Serializes the response (the result is always written, aliases sorted).
         public func serializedBytes() -> [UInt8] {
             var w = ProtoWriter()
             w.writeMessageField(1) { encodeFields(aggregateFields, field: 2, into: &$0) }
