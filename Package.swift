@@ -53,5 +53,9 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
         .testTarget(name: "FirestoreAPITests", dependencies: ["FirestoreAPI", "Hearth"], swiftSettings: strict),
         .testTarget(name: "ShoutsBackendTests", dependencies: ["ShoutsBackend", "Hearth"], swiftSettings: strict),
+        .testTarget(
+            name: "FunctionsTests",
+            dependencies: ["Functions", "FirestoreEngine", "DocumentStore", "FirestoreModel", "HTTPServer"],
+            swiftSettings: strict),
     ]
 )

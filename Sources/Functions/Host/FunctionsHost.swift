@@ -30,8 +30,11 @@ public final class FunctionsHost: Sendable {
     /// server timestamps and "now" agree.
     public let clock: @Sendable () -> Timestamp
 
+    /// Where errors nobody else sees go (failed scheduled runs and triggers, best-effort work
+    /// inside functions such as pushes). Functions may call it themselves.
+    public let errorSink: @Sendable (_ function: String, _ error: any Error) -> Void
+
     let registry = Mutex(FunctionsRegistry())
-    let errorSink: @Sendable (_ function: String, _ error: any Error) -> Void
 
     /// Creates a host.
     /// - Parameters:
