@@ -7,8 +7,9 @@ import Functions
 ///    `picture` claims (null when absent).
 /// 2. Validation: `SendMessageInput` (INVALID_ARGUMENT).
 /// 3–5 and the message, in one read-write transaction: read `presence/{sender}`, reject when
-///    `lastSentAt` is less than 5 s ago (RESOURCE_EXHAUSTED); run one `orderBy(geohash)
-///    .startAt(start).endAt(end)` query on `presence` per geofire bound and post-filter with
+///    `lastSentAt` is less than 5 s ago in milliseconds (RESOURCE_EXHAUSTED); run one
+///    `orderBy(geohash).startAt(start).endAt(end)` query on `presence` per geofire bound (they
+///    see presence before this send's refresh; the sender is no candidate anyway), post-filter with
 ///    `RecipientSelection.selectRecipients`; then commit together the presence refresh (merge
 ///    of `lat`, `lng`, 9-char `geohash`, `updatedAt` and `lastSentAt` as server timestamps —
 ///    `fcmToken` untouched), the `messages/{id}` document and its `AudienceRecord`. Because the
@@ -90,7 +91,7 @@ struct SendMessage: Sendable {
             let presence = try tx.get(presenceRef)
             let now = services.clock()
             if case .timestamp(let lastSentAt)? = presence.get("lastSentAt"),
-                lastSentAt > RecipientSelection.subtracting(ShoutsConstants.sendCooldown, from: now)
+                Self.withinCooldown(lastSentAt: lastSentAt, now: now)
             {
                 throw CallableError.resourceExhausted("You are sending too fast; wait a few seconds and try again.")
             }
@@ -112,6 +113,17 @@ struct SendMessage: Sendable {
             }
             return .created(recipients)
         }
+    }
+
+    /// Step 3: true when `now − lastSentAt < SEND_COOLDOWN`, compared in whole milliseconds
+    /// as the TypeScript original does (`Date.now() − lastSentAt.toMillis()`; inferred). The
+    /// millisecond floor also absorbs the microseconds by which a commit time may run ahead
+    /// of the clock reading taken before it.
+    static func withinCooldown(lastSentAt: Timestamp, now: Timestamp) -> Bool {
+        func millis(_ t: Timestamp) -> Int64 { t.seconds * 1000 + Int64(t.nanos / 1_000_000) }
+        let (seconds, attoseconds) = ShoutsConstants.sendCooldown.components
+        let cooldownMillis = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        return millis(now) - millis(lastSentAt) < cooldownMillis
     }
 
     /// Step 5's queries: every presence document in any geohash bound of the circle,
