@@ -6,6 +6,7 @@ import Functions
 /// time is already enforced by PRESENCE_TTL. Documents without a timestamp `updatedAt` (a
 /// token saved before any heartbeat) are never matched. Source: DESIGN §4 "cleanupPresence".
 struct CleanupPresence: Sendable {
+    /// The Admin client and clock.
     let services: ShoutsServices
 
     /// Deletes the expired documents in batches of ≤ 450, each delete conditioned on the
@@ -24,7 +25,7 @@ struct CleanupPresence: Sendable {
             guard !page.isEmpty else { return deleted }
             let before = deleted
             var batch = services.admin.batch()
-            for doc in page { batch.delete(doc.reference, precondition: doc.updateTime.map(Precondition.updateTime) ?? .none) }
+            for doc in page { batch.delete(doc.reference, precondition: Self.unchanged(doc)) }
             do {
                 try batch.commit()
                 deleted += page.count
@@ -32,7 +33,7 @@ struct CleanupPresence: Sendable {
                 // Some document changed since the query: delete the others one by one.
                 for doc in page {
                     do {
-                        try doc.reference.delete(precondition: doc.updateTime.map(Precondition.updateTime) ?? .none)
+                        try doc.reference.delete(precondition: Self.unchanged(doc))
                         deleted += 1
                     } catch where error.code == .failedPrecondition || error.code == .notFound {
                         continue
@@ -42,5 +43,10 @@ struct CleanupPresence: Sendable {
                 if deleted == before { return deleted }
             }
         }
+    }
+
+    /// Deletes only the version read: `updateTime` as read.
+    static func unchanged(_ doc: DocumentSnapshot) -> Precondition {
+        doc.updateTime.map(Precondition.updateTime) ?? .none
     }
 }

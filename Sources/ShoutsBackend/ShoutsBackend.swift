@@ -33,11 +33,16 @@ public enum ShoutsBackend {
 /// What the app's functions use from the host, captured without the host itself (so the
 /// host's registry does not hold the host alive through its own handlers).
 struct ShoutsServices: Sendable {
+    /// The host's Admin client.
     let admin: AdminClient
+    /// The host's Messaging.
     let messaging: Messaging
+    /// The host's clock.
     let clock: @Sendable () -> Timestamp
+    /// The host's error sink.
     let report: @Sendable (_ function: String, _ error: any Error) -> Void
 
+    /// Captures the services of `host`.
     init(host: FunctionsHost) {
         admin = host.admin
         messaging = host.messaging

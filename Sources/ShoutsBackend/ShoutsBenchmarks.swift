@@ -30,7 +30,10 @@ public enum ShoutsBenchmarks {
         try seedPresence(recipients: max(0, recipients), total: max(presence, recipients), center: center, host: host)
         let token: [String: Value] = ["sub": .string("bench-sender"), "name": .string("Bench")]
         let request = CallableRequest(
-            data: ["text": "benchmark shout", "kind": "shout", "lat": .double(center.latitude), "lng": .double(center.longitude)],
+            data: [
+                "text": "benchmark shout", "kind": "shout", "lat": .double(center.latitude),
+                "lng": .double(center.longitude),
+            ],
             context: CallableContext(
                 auth: CallableAuth(uid: "bench-sender", token: token), project: project,
                 region: FunctionsHost.defaultRegion, functionName: ShoutsBackend.sendMessageName))
@@ -39,13 +42,16 @@ public enum ShoutsBenchmarks {
         let result = try await host.call(ShoutsBackend.sendMessageName, request: request)
         let elapsed = start.duration(to: clock.now)
         guard case .int(let count)? = result["recipientCount"], count == Int64(max(0, recipients)) else {
-            throw CallableError(.internalError, "benchmark delivered to \(result["recipientCount"] ?? .null), not \(recipients)")
+            throw CallableError(
+                .internalError, "benchmark delivered to \(result["recipientCount"] ?? .null), not \(recipients)")
         }
         return elapsed
     }
 
     /// Writes the presence documents described by `sendMessage(recipients:presence:engine:)`.
-    static func seedPresence(recipients: Int, total: Int, center: GeoLocation, host: FunctionsHost) throws(FirestoreError) {
+    static func seedPresence(recipients: Int, total: Int, center: GeoLocation, host: FunctionsHost)
+        throws(FirestoreError)
+    {
         var rng = BenchmarkRandom(seed: 0x5EED)
         let now = host.clock()
         let stale = RecipientSelection.subtracting(.seconds(600), from: now)
@@ -86,8 +92,11 @@ public enum ShoutsBenchmarks {
 
 /// SplitMix64, a tiny seeded generator, so benchmark workloads are identical run to run.
 struct BenchmarkRandom: RandomNumberGenerator {
+    /// The generator state.
     var state: UInt64
+    /// A generator starting at `seed`.
     init(seed: UInt64) { state = seed }
+    /// The next 64 random bits.
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

@@ -33,7 +33,8 @@ public struct AdminClient: Sendable {
 
     /// A collection-group query over every collection named `collectionID`.
     public func collectionGroup(_ collectionID: String) -> Query {
-        Query(client: self, target: QueryTarget(parent: .root, query: StructuredQuery(collectionID: collectionID, allDescendants: true)))
+        let query = StructuredQuery(collectionID: collectionID, allDescendants: true)
+        return Query(client: self, target: QueryTarget(parent: .root, query: query))
     }
 
     /// A new, empty write batch.

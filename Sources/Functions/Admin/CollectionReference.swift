@@ -21,8 +21,10 @@ public struct CollectionReference: Sendable {
 
     /// The query over every document of this collection.
     public var query: Query {
-        Query(client: client, target: QueryTarget(parent: path.parent, query: StructuredQuery(collectionID: path.lastSegment)),
-              error: path.isCollection ? nil : .invalidArgument("\"\(path)\" is not a collection path."))
+        Query(
+            client: client,
+            target: QueryTarget(parent: path.parent, query: StructuredQuery(collectionID: path.lastSegment)),
+            error: path.isCollection ? nil : .invalidArgument("\"\(path)\" is not a collection path."))
     }
 
     /// `query.whereField(…)`.

@@ -78,10 +78,12 @@ public struct DocumentReference: Sendable, Hashable {
         return out
     }
 
+    /// Same path in the same database.
     public static func == (lhs: DocumentReference, rhs: DocumentReference) -> Bool {
         lhs.path == rhs.path && lhs.client.database == rhs.client.database
     }
 
+    /// Hashes the path and the database.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(path)
         hasher.combine(client.database)

@@ -52,3 +52,14 @@ public struct QuerySnapshot: Sendable {
     /// Number of documents.
     public var count: Int { documents.count }
 }
+
+extension QuerySnapshot {
+    /// Wraps query results read through `client`.
+    init(documents: [Document], client: AdminClient, readTime: Timestamp) {
+        self.init(
+            documents: documents.map {
+                DocumentSnapshot(
+                    reference: DocumentReference(client: client, path: $0.path), document: $0, readTime: readTime)
+            }, readTime: readTime)
+    }
+}

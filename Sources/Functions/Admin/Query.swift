@@ -16,6 +16,7 @@ public struct Query: Sendable {
     /// The first builder error (an unparsable field path), thrown by `get()`.
     var error: FirestoreError?
 
+    /// Creates a query; `error` is reported by `get()`.
     init(client: AdminClient, target: QueryTarget, error: FirestoreError? = nil) {
         self.client = client
         self.target = target
@@ -69,10 +70,7 @@ public struct Query: Sendable {
     public func get() throws(FirestoreError) -> QuerySnapshot {
         if let error { throw error }
         let r = try client.engine.runQuery(target, in: client.database, auth: .admin)
-        let docs = r.value.documents.map {
-            DocumentSnapshot(reference: DocumentReference(client: client, path: $0.path), document: $0, readTime: r.readTime)
-        }
-        return QuerySnapshot(documents: docs, readTime: r.readTime)
+        return QuerySnapshot(documents: r.value.documents, client: client, readTime: r.readTime)
     }
 
     private func with(_ change: (inout StructuredQuery) -> Void) -> Query {

@@ -6,11 +6,14 @@ import FirestoreModel
 ///
 /// Not `Sendable`: it lives only inside the body's synchronous call.
 public final class Transaction {
+    /// The client reads and writes go through.
     let client: AdminClient
+    /// The engine transaction id.
     let id: [UInt8]
     private var buffered: WriteBatch
     private var wrote = false
 
+    /// Wraps an open read-write transaction.
     init(client: AdminClient, id: [UInt8]) {
         self.client = client
         self.id = id
@@ -20,9 +23,10 @@ public final class Transaction {
     /// Reads a document in the transaction.
     /// - Throws: `.invalidArgument` after a write (reads must come first) or for a bad path.
     public func get(_ reference: DocumentReference) throws(FirestoreError) -> DocumentSnapshot {
-        guard !wrote else { throw .invalidArgument("Firestore transactions require all reads to be executed before all writes.") }
+        guard !wrote else { throw Self.readAfterWrite }
         try reference.validate()
-        let r = try client.engine.batchGet([reference.path], in: client.database, consistency: .transaction(id), auth: .admin)
+        let r = try client.engine.batchGet(
+            [reference.path], in: client.database, consistency: .transaction(id), auth: .admin)
         var doc: Document?
         if case .found(let d)? = r.value.first { doc = d }
         return DocumentSnapshot(reference: reference, document: doc, readTime: r.readTime)
@@ -31,14 +35,16 @@ public final class Transaction {
     /// Runs a query in the transaction.
     /// - Throws: as `get(_:)` and `Query.get()`.
     public func get(_ query: Query) throws(FirestoreError) -> QuerySnapshot {
-        guard !wrote else { throw .invalidArgument("Firestore transactions require all reads to be executed before all writes.") }
+        guard !wrote else { throw Self.readAfterWrite }
         if let e = query.error { throw e }
-        let r = try client.engine.runQuery(query.target, in: client.database, consistency: .transaction(id), auth: .admin)
-        return QuerySnapshot(
-            documents: r.value.documents.map {
-                DocumentSnapshot(reference: DocumentReference(client: client, path: $0.path), document: $0, readTime: r.readTime)
-            }, readTime: r.readTime)
+        let r = try client.engine.runQuery(
+            query.target, in: client.database, consistency: .transaction(id), auth: .admin)
+        return QuerySnapshot(documents: r.value.documents, client: client, readTime: r.readTime)
     }
+
+    /// The Admin SDKs' error for a read after a write.
+    static let readAfterWrite = FirestoreError.invalidArgument(
+        "Firestore transactions require all reads to be executed before all writes.")
 
     /// Buffers a `set`.
     public func set(_ reference: DocumentReference, _ data: [String: FieldValue], merge: Bool = false) {
@@ -53,7 +59,9 @@ public final class Transaction {
     }
 
     /// Buffers an `update`.
-    public func update(_ reference: DocumentReference, _ fields: [String: FieldValue], precondition: Precondition? = nil) {
+    public func update(
+        _ reference: DocumentReference, _ fields: [String: FieldValue], precondition: Precondition? = nil
+    ) {
         wrote = true
         buffered.update(reference, fields, precondition: precondition)
     }

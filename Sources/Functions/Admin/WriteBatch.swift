@@ -12,6 +12,7 @@ public struct WriteBatch: Sendable {
     public private(set) var writes: [Write] = []
     private(set) var encodingError: FirestoreError?
 
+    /// An empty batch.
     init(client: AdminClient) { self.client = client }
 
     /// Number of writes added.
@@ -33,7 +34,8 @@ public struct WriteBatch: Sendable {
         _ reference: DocumentReference, _ fields: [String: FieldValue], precondition: Precondition? = nil
     ) {
         add { () throws(FirestoreError) in
-            try WriteEncoding.update(try DocumentReference.fieldPaths(fields), at: reference.path, precondition: precondition)
+            try WriteEncoding.update(
+                try DocumentReference.fieldPaths(fields), at: reference.path, precondition: precondition)
         }
     }
 

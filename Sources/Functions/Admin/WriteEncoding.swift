@@ -51,7 +51,8 @@ enum WriteEncoding {
             case .map(let m):
                 var nested: [String: Value] = [:]
                 var ignoredMask: [FieldPath] = []
-                try flatten(m, prefix: p.segments, merge: false, fields: &nested, mask: &ignoredMask, transforms: &transforms)
+                try flatten(
+                    m, prefix: p.segments, merge: false, fields: &nested, mask: &ignoredMask, transforms: &transforms)
                 fields.setValue(nested.value(at: p) ?? .map([:]), at: p)
                 mask.append(p)
             default:
@@ -77,16 +78,20 @@ enum WriteEncoding {
             let path = FieldPath(prefix + [key])
             switch v {
             case .value(.map(let m)) where merge && !m.isEmpty:
-                try flatten(m.mapValues(FieldValue.value), prefix: path.segments, merge: merge, fields: &fields, mask: &mask, transforms: &transforms)
+                try flatten(
+                    m.mapValues(FieldValue.value), prefix: path.segments, merge: merge, fields: &fields, mask: &mask,
+                    transforms: &transforms)
             case .value(let plain):
                 fields.setValue(plain, at: path)
                 mask.append(path)
             case .map(let m):
-                try flatten(m, prefix: path.segments, merge: merge, fields: &fields, mask: &mask, transforms: &transforms)
+                try flatten(
+                    m, prefix: path.segments, merge: merge, fields: &fields, mask: &mask, transforms: &transforms)
             case .delete:
                 guard merge else {
                     throw .invalidArgument(
-                        "FieldValue.delete() can only be used in update() or set() with merge (field \(path.canonical)).")
+                        "FieldValue.delete() can only be used in update() or set() with merge "
+                            + "(field \(path.canonical)).")
                 }
                 mask.append(path)
             default:

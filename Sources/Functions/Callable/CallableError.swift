@@ -40,5 +40,6 @@ public struct CallableError: Error, Sendable, Hashable, CustomStringConvertible 
         (error as? CallableError) ?? internalError
     }
 
+    /// `STATUS: message`.
     public var description: String { "\(code.name): \(message)" }
 }

@@ -28,6 +28,7 @@ public struct CallableHTTPHandler: HTTPHandler {
     /// Creates the handler.
     public init(host: FunctionsHost) { self.host = host }
 
+    /// Answers one callable request (see the type's documentation); never throws, never traps on peer input.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         var response = await route(request)
         Self.addCORS(to: &response, request: request)
@@ -95,6 +96,7 @@ public struct CallableHTTPHandler: HTTPHandler {
         .json(ErrorTable.httpStatus(error.code), CallableWire.encodeError(error))
     }
 
+    /// The outcome as one server-sent event, status 200.
     static func eventStream(_ outcome: Result<[UInt8], CallableError>) -> HTTPResponse {
         let payload: [UInt8]
         switch outcome {
@@ -106,6 +108,7 @@ public struct CallableHTTPHandler: HTTPHandler {
             body: Array("data: ".utf8) + payload + Array("\n\n".utf8))
     }
 
+    /// The CORS preflight answer: 204 with allowed methods and the echoed request headers.
     static func preflight(_ request: HTTPRequest) -> HTTPResponse {
         var headers: HTTPHeaders = ["access-control-allow-methods": "GET,HEAD,PUT,PATCH,POST,DELETE"]
         if let requested = request.headers["access-control-request-headers"] {

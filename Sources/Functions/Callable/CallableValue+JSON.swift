@@ -2,7 +2,9 @@ import Foundation
 
 /// Type URLs of the integer wrappers the iOS SDK puts around 64-bit integers. Source: reference §3.3.
 enum CallableWrapperType {
+    /// `google.protobuf.Int64Value`.
     static let int64 = "type.googleapis.com/google.protobuf.Int64Value"
+    /// `google.protobuf.UInt64Value`.
     static let uint64 = "type.googleapis.com/google.protobuf.UInt64Value"
 }
 
@@ -68,7 +70,8 @@ extension CallableValue {
             return u > UInt64(Int64.max) ? .double(Double(u)) : .int(Int64(u))
         }
         if let d = Double(text), d.isFinite { return .double(d) }
-        throw .invalidArgument("Data cannot be decoded from JSON: wrapper value \"\(text.prefix(40))\" is not a number.")
+        throw .invalidArgument(
+            "Data cannot be decoded from JSON: wrapper value \"\(text.prefix(40))\" is not a number.")
     }
 
     /// The value as compact UTF-8 JSON, object keys sorted (deterministic output).
@@ -83,6 +86,8 @@ extension CallableValue {
         return out
     }
 
+    /// Appends the value's JSON to `out`.
+    /// - Throws: `INTERNAL` for a non-finite double.
     func write(into out: inout [UInt8]) throws(CallableError) {
         switch self {
         case .null: out += Array("null".utf8)
@@ -121,6 +126,7 @@ extension CallableValue {
 /// JSON string literal encoding (RFC 8259 §7): quotes, backslashes and control characters
 /// escaped, everything else written as UTF-8.
 enum JSONString {
+    /// Appends `s` as a quoted JSON string.
     static func write(_ s: String, into out: inout [UInt8]) {
         let hex = Array("0123456789abcdef".utf8)
         out.append(UInt8(ascii: "\""))

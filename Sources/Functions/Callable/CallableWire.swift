@@ -42,6 +42,7 @@ public enum CallableWire {
     public static func encodeError(_ error: CallableError) -> [UInt8] {
         var body: [String: CallableValue] = ["status": .string(error.code.name), "message": .string(error.message)]
         if let details = error.details, (try? details.jsonBytes()) != nil { body["details"] = details }
-        return (try? CallableValue.object(["error": .object(body)]).jsonBytes()) ?? Array(#"{"error":{"status":"INTERNAL","message":"INTERNAL"}}"#.utf8)
+        let fallback = Array(#"{"error":{"message":"INTERNAL","status":"INTERNAL"}}"#.utf8)
+        return (try? CallableValue.object(["error": .object(body)]).jsonBytes()) ?? fallback
     }
 }

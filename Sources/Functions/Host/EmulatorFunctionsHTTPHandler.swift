@@ -3,11 +3,11 @@ import HTTPServer
 
 /// The functions port's emulator endpoints (not part of any Firebase protocol):
 ///
-/// | request | answer |
-/// |---|---|
-/// | `GET /emulator/v1/projects/{project}/fcm/outbox` | 200 `{"messages":[…]}`, oldest first (shape: `OutboxMessage.jsonValue`) |
-/// | `DELETE /emulator/v1/projects/{project}/fcm/outbox` | 200 `{}`; the outbox is emptied |
-/// | `POST /emulator/v1/projects/{project}/functions/{name}:run` | runs scheduled function `name` now; 200 `{"result": …}` or the callable error body and status |
+/// * `GET /emulator/v1/projects/{project}/fcm/outbox` → 200 `{"messages":[…]}`, oldest first
+///   (each shaped as `OutboxMessage.jsonValue`).
+/// * `DELETE /emulator/v1/projects/{project}/fcm/outbox` → 200 `{}`; the outbox is emptied.
+/// * `POST /emulator/v1/projects/{project}/functions/{name}:run` → runs scheduled function
+///   `name` now; 200 `{"result": …}`, or the callable error body with its status.
 ///
 /// Another project, an unknown function: 404 NOT_FOUND (JSON error body). Another method on
 /// a known path: 405. Any other path: nil (not this handler's).
@@ -48,14 +48,17 @@ public struct EmulatorFunctionsHTTPHandler: Sendable {
         return nil
     }
 
+    /// Compact JSON of a value that holds no doubles (cannot fail).
     static func encode(_ value: CallableValue) -> [UInt8] {
         (try? value.jsonBytes()) ?? Array("{}".utf8)
     }
 
+    /// 404 with a NOT_FOUND error body.
     static func notFound(_ message: String) -> HTTPResponse {
         .json(404, CallableWire.encodeError(.notFound(message)))
     }
 
+    /// 405 with an `Allow` header.
     static func methodNotAllowed(_ allow: String) -> HTTPResponse {
         var r = HTTPResponse.json(405, CallableWire.encodeError(.init(.invalidArgument, "Method not allowed.")))
         r.headers.add("allow", allow)

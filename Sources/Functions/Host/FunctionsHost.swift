@@ -34,6 +34,7 @@ public final class FunctionsHost: Sendable {
     /// inside functions such as pushes). Functions may call it themselves.
     public let errorSink: @Sendable (_ function: String, _ error: any Error) -> Void
 
+    /// The registered functions; written at start-up, read per call.
     let registry = Mutex(FunctionsRegistry())
 
     /// Creates a host.
@@ -48,7 +49,8 @@ public final class FunctionsHost: Sendable {
     public init(
         project: String, engine: FirestoreEngine, databaseID: String = "(default)", outbox: FCMOutbox = FCMOutbox(),
         clock: @escaping @Sendable () -> Timestamp = FirestoreEngine.systemClock,
-        errorSink: @escaping @Sendable (_ function: String, _ error: any Error) -> Void = FunctionsHost.logToStandardError
+        errorSink: @escaping @Sendable (_ function: String, _ error: any Error) -> Void =
+            FunctionsHost.logToStandardError
     ) {
         self.project = project
         self.database = DatabaseID(project: project, database: databaseID)
@@ -68,7 +70,9 @@ public final class FunctionsHost: Sendable {
 
     /// Registers a callable served at `/{project}/{region}/{name}`.
     /// - Precondition: not registered before in that region.
-    public func onCall(_ name: String, region: String = FunctionsHost.defaultRegion, _ handler: @escaping CallableHandler) {
+    public func onCall(
+        _ name: String, region: String = FunctionsHost.defaultRegion, _ handler: @escaping CallableHandler
+    ) {
         registry.withLock { $0.register(CallableFunction(name: name, region: region, handler: handler)) }
     }
 
@@ -85,7 +89,8 @@ public final class FunctionsHost: Sendable {
         _ pattern: String, _ eventType: DocumentEventType, name: String, _ handler: @escaping DocumentTriggerHandler
     ) throws(FirestoreError) {
         let parsed = try DocumentPattern(pattern)
-        registry.withLock { $0.register(DocumentTrigger(name: name, pattern: parsed, eventType: eventType, handler: handler)) }
+        let trigger = DocumentTrigger(name: name, pattern: parsed, eventType: eventType, handler: handler)
+        registry.withLock { $0.register(trigger) }
     }
 
     /// A copy of everything registered.
@@ -115,6 +120,8 @@ public final class FunctionsHost: Sendable {
         return try await run(function, at: clock())
     }
 
+    /// Runs `function` with `scheduleTime` = `time`, reporting failures to the error sink.
+    /// - Throws: the handler's error as a `CallableError` (others become INTERNAL).
     func run(_ function: ScheduledFunction, at time: Timestamp) async throws(CallableError) -> CallableValue {
         do {
             return try await function.handler(ScheduledEvent(jobName: function.name, scheduleTime: time))

@@ -17,6 +17,7 @@ public struct FunctionsPortHandler: HTTPHandler {
         self.callables = CallableHTTPHandler(host: host)
     }
 
+    /// Routes one request on the functions port.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         if request.path == "/" && (request.method == "GET" || request.method == "HEAD") {
             return .text(200, "Ok")

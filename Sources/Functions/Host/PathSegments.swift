@@ -2,6 +2,7 @@
 /// `["p", "us-central1", "fn"]`). A malformed escape or invalid UTF-8 makes the whole path
 /// unroutable (nil), which handlers answer with 404.
 enum PathSegments {
+    /// The decoded segments of `path` (no leading or trailing empty segment), or nil.
     static func split(_ path: String) -> [String]? {
         var parts = path.split(separator: "/", omittingEmptySubsequences: false)
         if parts.first == "" { parts.removeFirst() }
@@ -14,6 +15,7 @@ enum PathSegments {
         return out
     }
 
+    /// Percent-decodes one segment as UTF-8; nil for a bad escape or invalid UTF-8.
     static func decode(_ s: Substring) -> String? {
         guard s.contains("%") else { return String(s) }
         var bytes: [UInt8] = []

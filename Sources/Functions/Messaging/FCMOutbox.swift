@@ -15,7 +15,9 @@ public struct OutboxMessage: Sendable, Hashable {
     public var sentAt: Timestamp
 
     /// Creates a record.
-    public init(messageID: String, token: String, notification: PushNotification?, data: [String: String], sentAt: Timestamp) {
+    public init(
+        messageID: String, token: String, notification: PushNotification?, data: [String: String], sentAt: Timestamp
+    ) {
         self.messageID = messageID
         self.token = token
         self.notification = notification

@@ -54,11 +54,13 @@ public final class Messaging: Sendable {
                 responses.append(
                     SendResponse(
                         success: false, messageID: nil,
-                        error: MessagingError(.invalidArgument, "The registration token is not a valid FCM registration token")))
+                        error: MessagingError(
+                            .invalidArgument, "The registration token is not a valid FCM registration token")))
             } else {
                 let n = counter.add(1, ordering: .relaxed).newValue
                 let id = "projects/\(project)/messages/0:\(now.microseconds)%\(String(n, radix: 16))"
-                delivered.append(OutboxMessage(messageID: id, token: token, notification: notification, data: data, sentAt: now))
+                delivered.append(
+                    OutboxMessage(messageID: id, token: token, notification: notification, data: data, sentAt: now))
                 responses.append(SendResponse(success: true, messageID: id, error: nil))
             }
         }

@@ -22,6 +22,7 @@ public struct MessagingError: Error, Sendable, Hashable, CustomStringConvertible
         self.message = message
     }
 
+    /// `messaging/code: message`.
     public var description: String { "\(code.rawValue): \(message)" }
 }
 

@@ -44,5 +44,6 @@ public struct Schedule: Sendable, Hashable, CustomStringConvertible {
         self.init(every: .seconds(count * unitSeconds))
     }
 
+    /// `every <interval>`.
     public var description: String { "every \(interval)" }
 }

@@ -54,6 +54,7 @@ public struct DocumentPattern: Sendable, Hashable, CustomStringConvertible {
         return params
     }
 
+    /// The pattern text, wildcards in braces.
     public var description: String {
         segments.map { s -> String in
             switch s {

@@ -66,7 +66,9 @@ public struct DocumentTrigger: Sendable {
     public var handler: DocumentTriggerHandler
 
     /// Creates a definition.
-    public init(name: String, pattern: DocumentPattern, eventType: DocumentEventType, handler: @escaping DocumentTriggerHandler) {
+    public init(
+        name: String, pattern: DocumentPattern, eventType: DocumentEventType, handler: @escaping DocumentTriggerHandler
+    ) {
         self.name = name
         self.pattern = pattern
         self.eventType = eventType

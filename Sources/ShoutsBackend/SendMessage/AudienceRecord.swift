@@ -36,7 +36,8 @@ enum AudienceRecord {
                 throw .internalError("Audience record \(doc.documentID) of message \(messageID) is malformed.")
             }
             for e in entries {
-                guard case .map(let m) = e, case .string(let uid)? = m["uid"], case .integer(let d)? = m["distanceM"] else {
+                guard case .map(let m) = e, case .string(let uid)? = m["uid"], case .integer(let d)? = m["distanceM"]
+                else {
                     throw .internalError("Audience record \(doc.documentID) of message \(messageID) is malformed.")
                 }
                 out.append(RecipientSelection.Recipient(uid: uid, distanceM: Int(d), isOwn: false, fcmToken: nil))

@@ -32,8 +32,10 @@ import Functions
 /// Response: `{messageId: string, recipientCount: int}`, the count excluding the sender.
 /// Storage failures answer INTERNAL ("INTERNAL") and are reported to the host's error sink.
 struct SendMessage: Sendable {
+    /// Admin client, Messaging, clock, error sink.
     let services: ShoutsServices
 
+    /// Shorthand for `services.admin`.
     var admin: AdminClient { services.admin }
 
     /// What the recording transaction found or did.
@@ -45,8 +47,9 @@ struct SendMessage: Sendable {
     }
 
     /// Handles one call.
-    /// - Throws: UNAUTHENTICATED (no token, or a uid unusable as a document id), INVALID_ARGUMENT, RESOURCE_EXHAUSTED, ALREADY_EXISTS (an
-    ///   idempotent id held by another sender), INTERNAL.
+    /// - Throws: UNAUTHENTICATED (no token, or a uid unusable as a document id),
+    ///   INVALID_ARGUMENT, RESOURCE_EXHAUSTED, ALREADY_EXISTS (an idempotent id held by another
+    ///   sender), INTERNAL.
     func handle(_ request: CallableRequest) throws(CallableError) -> CallableValue {
         guard let sender = request.auth else {
             throw .unauthenticated("You must be signed in to send a message.")
@@ -107,7 +110,8 @@ struct SendMessage: Sendable {
                 ], merge: true)
             tx.create(
                 messageRef,
-                StoredMessage.newFields(input: input, sender: sender, geohash: geohash, recipientCount: recipients.count - 1))
+                StoredMessage.newFields(
+                    input: input, sender: sender, geohash: geohash, recipientCount: recipients.count - 1))
             for chunk in AudienceRecord.chunks(recipients) {
                 tx.create(messageRef.collection(ShoutsCollections.audience).document(chunk.id), chunk.fields)
             }

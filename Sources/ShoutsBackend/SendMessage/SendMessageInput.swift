@@ -13,9 +13,13 @@ import Functions
 ///   finite and within −90…90 / −180…180. Booleans and numeric strings are not numbers.
 /// * `idempotencyKey`, when present and not null, is a string of 1…128 UTF-16 code units.
 struct SendMessageInput: Sendable, Hashable {
+    /// The trimmed text, 1…500 UTF-16 code units.
     var text: String
+    /// Whisper or shout.
     var kind: MessageKind
+    /// Where the message is sent from.
     var location: GeoLocation
+    /// The client's retry key, if any.
     var idempotencyKey: String?
 
     /// Longest idempotency key, in UTF-16 code units.
@@ -44,7 +48,8 @@ struct SendMessageInput: Sendable, Hashable {
         case nil, .null?: key = nil
         case .string(let s)? where (1...Self.maxIdempotencyKeyLength).contains(JSText.length(s)): key = s
         default:
-            throw .invalidArgument("idempotencyKey must be a string of 1 to \(Self.maxIdempotencyKeyLength) characters.")
+            throw .invalidArgument(
+                "idempotencyKey must be a string of 1 to \(Self.maxIdempotencyKeyLength) characters.")
         }
         do throws(FirestoreError) {
             self.location = try GeoLocation(latitude: lat, longitude: lng)
@@ -56,7 +61,9 @@ struct SendMessageInput: Sendable, Hashable {
         self.idempotencyKey = key
     }
 
-    private static func coordinate(_ value: CallableValue?, name: String, limit: Double) throws(CallableError) -> Double {
+    private static func coordinate(_ value: CallableValue?, name: String, limit: Double) throws(CallableError)
+        -> Double
+    {
         guard let n = value?.numberValue, n.isFinite, (-limit...limit).contains(n) else {
             throw .invalidArgument("\(name) must be a number between -\(Int(limit)) and \(Int(limit)).")
         }

@@ -4,16 +4,27 @@ import Functions
 /// A `messages/{messageId}` document (DESIGN §3) as written by `sendMessage` and read back
 /// for fan-out; the feed copies are built from it so every copy carries the stored `sentAt`.
 struct StoredMessage: Sendable, Hashable {
+    /// The document id: the message id.
     var id: String
+    /// Field `senderId`.
     var senderID: String
+    /// Field `senderName` (null when the token had no `name`).
     var senderName: String?
+    /// Field `senderPhotoUrl` (null when the token had no `picture`).
     var senderPhotoURL: String?
+    /// Field `text`.
     var text: String
+    /// Field `kind`.
     var kind: MessageKind
+    /// Field `lat` as stored (int or double).
     var lat: Value
+    /// Field `lng` as stored (int or double).
     var lng: Value
+    /// Field `geohash` (9 characters).
     var geohash: String
+    /// Field `sentAt`: the commit time of the message.
     var sentAt: Timestamp
+    /// Field `recipientCount`: recipients other than the sender.
     var recipientCount: Int
 
     /// The fields of a new message; `sentAt` is the commit time (server timestamp).

@@ -22,13 +22,17 @@ enum SHA256 {
         let bitLength = UInt64(message.count) &* 8
         data.append(0x80)
         while data.count % 64 != 56 { data.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { data.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            data.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
 
         var w = [UInt32](repeating: 0, count: 64)
         for chunk in stride(from: 0, to: data.count, by: 64) {
             for t in 0..<16 {
                 let i = chunk + t * 4
-                w[t] = UInt32(data[i]) << 24 | UInt32(data[i + 1]) << 16 | UInt32(data[i + 2]) << 8 | UInt32(data[i + 3])
+                w[t] =
+                    UInt32(data[i]) << 24 | UInt32(data[i + 1]) << 16 | UInt32(data[i + 2]) << 8
+                    | UInt32(data[i + 3])
             }
             for t in 16..<64 {
                 let s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3)
@@ -54,7 +58,8 @@ enum SHA256 {
     /// Lower-case hex of the digest of `message`.
     static func hex(_ message: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: digest(message).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }, as: UTF8.self)
+        let bytes = digest(message).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
