@@ -60,5 +60,9 @@ let package = Package(
         .testTarget(name: "FirestoreAPITests", dependencies: ["FirestoreAPI", "Hearth"], swiftSettings: strict),
         .testTarget(name: "AuthEmulatorTests", dependencies: ["AuthEmulator", "Hearth"], swiftSettings: strict),
         .testTarget(name: "ShoutsBackendTests", dependencies: ["ShoutsBackend", "Hearth"], swiftSettings: strict),
+        .testTarget(
+            name: "FunctionsTests",
+            dependencies: ["Functions", "FirestoreEngine", "DocumentStore", "FirestoreModel", "HTTPServer"],
+            swiftSettings: strict),
     ]
 )

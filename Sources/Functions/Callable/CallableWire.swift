@@ -1,0 +1,48 @@
+import Foundation
+import FirestoreModel
+
+/// The callable protocol's bodies, without I/O: request decoding and response encoding.
+///
+/// Request: exactly `{"data": <value>}` (`data` may be null; no other top-level member).
+/// Success: `{"result": <value>}`. Error: `{"error":{"status","message","details"?}}`.
+/// Source: reference §3.2–§3.4; firebase-functions `isValidRequest`, `encode`, `decode`.
+public enum CallableWire {
+    /// The message firebase-functions gives every malformed request.
+    public static let badRequest = "Bad Request"
+
+    /// Decodes a request body into its `data`.
+    ///
+    /// The body is parsed as JSON whatever its `Content-Type` (clients send
+    /// `application/json`, possibly with a charset).
+    /// - Throws: `INVALID_ARGUMENT` "Bad Request" when the body is not JSON (including numbers
+    ///   out of `Double` range such as `1e400`, invalid UTF-8, nesting deeper than 512), is not
+    ///   an object, lacks `data`, or has other members; `INVALID_ARGUMENT` for undecodable
+    ///   `@type` wrappers inside `data`.
+    public static func decodeRequest(body: [UInt8]) throws(CallableError) -> CallableValue {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])
+        } catch {
+            throw .invalidArgument(badRequest)
+        }
+        guard let members = object as? [String: Any], members.count == 1, let data = members["data"] else {
+            throw .invalidArgument(badRequest)
+        }
+        return try CallableValue(foundationJSON: data)
+    }
+
+    /// `{"result": <value>}` as UTF-8 JSON.
+    /// - Throws: `INTERNAL` when the value holds a non-finite double.
+    public static func encodeResult(_ value: CallableValue) throws(CallableError) -> [UInt8] {
+        try CallableValue.object(["result": value]).jsonBytes()
+    }
+
+    /// `{"error":{"status": <NAME>, "message": <text>, "details"?: <value>}}` as UTF-8 JSON.
+    /// Details that cannot be encoded (non-finite doubles) are dropped.
+    public static func encodeError(_ error: CallableError) -> [UInt8] {
+        var body: [String: CallableValue] = ["status": .string(error.code.name), "message": .string(error.message)]
+        if let details = error.details, (try? details.jsonBytes()) != nil { body["details"] = details }
+        let fallback = Array(#"{"error":{"message":"INTERNAL","status":"INTERNAL"}}"#.utf8)
+        return (try? CallableValue.object(["error": .object(body)]).jsonBytes()) ?? fallback
+    }
+}

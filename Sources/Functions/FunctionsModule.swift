@@ -1,2 +1,0 @@
-/// Namespace marker for the Functions module; see ARCHITECTURE.md.
-public enum FunctionsModule {}

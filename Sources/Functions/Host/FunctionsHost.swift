@@ -1,0 +1,143 @@
+import FirestoreEngine
+import FirestoreModel
+import Foundation
+import Synchronization
+
+/// The in-process Cloud Functions runtime for one project: the registry of callables,
+/// scheduled functions and document triggers, plus the services functions use — the Admin
+/// client (`admin`), Messaging (`messaging`, recording into `outbox`) and the clock.
+///
+/// Apps register at start-up (`onCall`, `onSchedule`, `onDocument`); the composition root
+/// serves `FunctionsPortHandler(host:)` and runs `run(clock:)` for schedules and triggers.
+/// Nothing here knows any app. Source: ARCHITECTURE ("Functions host"), rule 7.
+public final class FunctionsHost: Sendable {
+    /// The region used when none is given: `us-central1` (reference §3.1).
+    public static let defaultRegion = "us-central1"
+
+    /// The project id served (single-project mode: other projects get 404).
+    public let project: String
+    /// The Firestore database functions read and write.
+    public let database: DatabaseID
+    /// The engine behind `admin`.
+    public let engine: FirestoreEngine
+    /// The Admin client (bypasses security rules).
+    public let admin: AdminClient
+    /// Push notifications.
+    public let messaging: Messaging
+    /// Every accepted push.
+    public var outbox: FCMOutbox { messaging.outbox }
+    /// The wall clock functions read "now" from; inject the engine's clock in tests so
+    /// server timestamps and "now" agree.
+    public let clock: @Sendable () -> Timestamp
+
+    /// Where errors nobody else sees go (failed scheduled runs and triggers, best-effort work
+    /// inside functions such as pushes). Functions may call it themselves.
+    public let errorSink: @Sendable (_ function: String, _ error: any Error) -> Void
+
+    /// The registered functions; written at start-up, read per call.
+    let registry = Mutex(FunctionsRegistry())
+
+    /// Creates a host.
+    /// - Parameters:
+    ///   - project: the project id, e.g. `demo-shouts`.
+    ///   - engine: the Firestore engine.
+    ///   - databaseID: the database id, `(default)` unless named.
+    ///   - outbox: where pushes are recorded.
+    ///   - clock: the wall clock.
+    ///   - errorSink: receives errors of scheduled runs and triggers (nobody else sees them);
+    ///     prints to standard error by default.
+    public init(
+        project: String, engine: FirestoreEngine, databaseID: String = "(default)", outbox: FCMOutbox = FCMOutbox(),
+        clock: @escaping @Sendable () -> Timestamp = FirestoreEngine.systemClock,
+        errorSink: @escaping @Sendable (_ function: String, _ error: any Error) -> Void =
+            FunctionsHost.logToStandardError
+    ) {
+        self.project = project
+        self.database = DatabaseID(project: project, database: databaseID)
+        self.engine = engine
+        self.admin = AdminClient(engine: engine, database: database)
+        self.messaging = Messaging(project: project, outbox: outbox, clock: clock)
+        self.clock = clock
+        self.errorSink = errorSink
+    }
+
+    /// Writes `function: error` to standard error.
+    public static let logToStandardError: @Sendable (String, any Error) -> Void = { function, error in
+        FileHandle.standardError.write(Data("functions: \(function) failed: \(error)\n".utf8))
+    }
+
+    // MARK: Registration
+
+    /// Registers a callable served at `/{project}/{region}/{name}`.
+    /// - Precondition: not registered before in that region.
+    public func onCall(
+        _ name: String, region: String = FunctionsHost.defaultRegion, _ handler: @escaping CallableHandler
+    ) {
+        registry.withLock { $0.register(CallableFunction(name: name, region: region, handler: handler)) }
+    }
+
+    /// Registers a scheduled function.
+    /// - Precondition: the name is not taken.
+    public func onSchedule(_ name: String, schedule: Schedule, _ handler: @escaping ScheduledHandler) {
+        registry.withLock { $0.register(ScheduledFunction(name: name, schedule: schedule, handler: handler)) }
+    }
+
+    /// Registers a document trigger on `pattern` (e.g. `pendingPoems/{poemId}`).
+    /// - Throws: `.invalidArgument` for a malformed pattern.
+    /// - Precondition: the name is not taken by another trigger.
+    public func onDocument(
+        _ pattern: String, _ eventType: DocumentEventType, name: String, _ handler: @escaping DocumentTriggerHandler
+    ) throws(FirestoreError) {
+        let parsed = try DocumentPattern(pattern)
+        let trigger = DocumentTrigger(name: name, pattern: parsed, eventType: eventType, handler: handler)
+        registry.withLock { $0.register(trigger) }
+    }
+
+    /// A copy of everything registered.
+    public var functions: FunctionsRegistry { registry.withLock { $0 } }
+
+    // MARK: Invocation
+
+    /// Runs the callable `name` in `region` in-process (no HTTP).
+    /// - Throws: `NOT_FOUND` when no such callable is registered; whatever the handler throws.
+    public func call(_ name: String, region: String = FunctionsHost.defaultRegion, request: CallableRequest)
+        async throws(CallableError) -> CallableValue
+    {
+        guard let function = functions.callable(named: name, region: region) else {
+            throw .notFound("Function \(region)-\(name) does not exist.")
+        }
+        return try await function.handler(request)
+    }
+
+    /// Runs the scheduled function `name` now.
+    /// - Returns: the handler's result.
+    /// - Throws: `NOT_FOUND` when no such function is registered; the handler's error as a
+    ///   `CallableError` (other errors become INTERNAL and are also sent to the error sink).
+    public func runScheduled(_ name: String) async throws(CallableError) -> CallableValue {
+        guard let function = functions.scheduled[name] else {
+            throw .notFound("Scheduled function \(name) does not exist.")
+        }
+        return try await run(function, at: clock())
+    }
+
+    /// Runs `function` with `scheduleTime` = `time`, reporting failures to the error sink.
+    /// - Throws: the handler's error as a `CallableError` (others become INTERNAL).
+    func run(_ function: ScheduledFunction, at time: Timestamp) async throws(CallableError) -> CallableValue {
+        do {
+            return try await function.handler(ScheduledEvent(jobName: function.name, scheduleTime: time))
+        } catch {
+            errorSink(function.name, error)
+            throw CallableError.from(error)
+        }
+    }
+
+    /// Runs the scheduler and trigger delivery until the calling task is cancelled.
+    /// - Parameter clock: the clock schedules sleep on (`ContinuousClock()` in production).
+    public func run<C: Clock>(clock: C) async where C.Duration == Duration {
+        let dispatcher = makeTriggerDispatcher()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await dispatcher.run() }
+            group.addTask { await self.runScheduler(clock: clock) }
+        }
+    }
+}

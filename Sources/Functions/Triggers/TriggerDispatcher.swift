@@ -1,0 +1,68 @@
+import FirestoreEngine
+import FirestoreModel
+
+/// Delivers committed Firestore changes to the host's document triggers, in commit order.
+///
+/// Creating it registers an engine observer that only enqueues (the observer runs under the
+/// engine's writer lock); `run()` drains the queue, calling every matching trigger in
+/// registration order and awaiting each. Delivery is at most once: an error is sent to the
+/// host's error sink and not retried. Database clears fire no triggers.
+public final class TriggerDispatcher: Sendable {
+    private let host: FunctionsHost
+    private let stream: AsyncStream<CommittedChange>
+    private let continuation: AsyncStream<CommittedChange>.Continuation
+    private let observerID: Int
+
+    /// Registers the observer; changes committed from now on are queued.
+    public init(host: FunctionsHost) {
+        self.host = host
+        let (stream, continuation) = AsyncStream.makeStream(of: CommittedChange.self, bufferingPolicy: .unbounded)
+        self.stream = stream
+        self.continuation = continuation
+        let database = host.database
+        self.observerID = host.engine.addObserver { change in
+            guard change.database == database, !change.cleared else { return }
+            continuation.yield(change)
+        }
+    }
+
+    /// Delivers queued changes until `stop()` or until the calling task is cancelled; then
+    /// unregisters the observer.
+    public func run() async {
+        for await change in stream {
+            await deliver(change)
+        }
+        stop()
+    }
+
+    /// Unregisters the observer and ends `run()` after the changes already queued.
+    public func stop() {
+        host.engine.removeObserver(observerID)
+        continuation.finish()
+    }
+
+    /// Calls each matching trigger for each document of `change`.
+    func deliver(_ change: CommittedChange) async {
+        let triggers = host.functions.triggers
+        guard !triggers.isEmpty else { return }
+        for d in change.changes {
+            for t in triggers where t.eventType.matches(before: d.before, after: d.after) {
+                guard let params = t.pattern.match(d.path) else { continue }
+                let event = DocumentEvent(
+                    database: change.database, path: d.path, params: params, before: d.before, after: d.after,
+                    commitTime: change.commitTime)
+                do {
+                    try await t.handler(event)
+                } catch {
+                    host.errorSink(t.name, error)
+                }
+            }
+        }
+    }
+}
+
+extension FunctionsHost {
+    /// A dispatcher for this host's triggers; call `run()` on it from a task that lives as
+    /// long as the server.
+    public func makeTriggerDispatcher() -> TriggerDispatcher { TriggerDispatcher(host: self) }
+}

@@ -1,0 +1,64 @@
+import FirestoreModel
+import Testing
+
+@testable import Functions
+
+@Suite("Document triggers: patterns and delivery of committed changes")
+struct TriggerTests {
+    @Test("patterns match same-length paths and capture wildcards")
+    func patterns() throws {
+        let p = try DocumentPattern("users/{uid}/feed/{messageId}")
+        #expect(p.match(ResourcePath(relative: "users/u1/feed/m1")) == ["uid": "u1", "messageId": "m1"])
+        #expect(p.match(ResourcePath(relative: "users/u1/other/m1")) == nil)
+        #expect(p.match(ResourcePath(relative: "users/u1")) == nil)
+        #expect(p.description == "users/{uid}/feed/{messageId}")
+        for bad in ["", "users", "users/{uid}/feed", "a//b/c", "a/{x}/b/{x}", "a/{}", "a/{b"] {
+            #expect(throws: FirestoreError.self, "\(bad)") { try DocumentPattern(bad) }
+        }
+    }
+
+    @Test("event types classify before/after states")
+    func eventTypes() {
+        let d = Document(path: ResourcePath(relative: "a/b"), fields: [:], createTime: .init(seconds: 1, nanos: 0), updateTime: .init(seconds: 1, nanos: 0))
+        #expect(DocumentEventType.created.matches(before: nil, after: d))
+        #expect(!DocumentEventType.created.matches(before: d, after: d))
+        #expect(DocumentEventType.updated.matches(before: d, after: d))
+        #expect(DocumentEventType.deleted.matches(before: d, after: nil))
+        #expect(DocumentEventType.written.matches(before: nil, after: d))
+        #expect(!DocumentEventType.written.matches(before: nil, after: nil))
+    }
+
+    @Test("created/updated/deleted triggers receive commits in order, asynchronously", .timeLimit(.minutes(1)))
+    func delivery() async throws {
+        let fixture = try Fixture()
+        let (events, sink) = AsyncStream.makeStream(of: String.self)
+        for type in [DocumentEventType.created, .updated, .deleted, .written] {
+            try fixture.host.onDocument("poems/{poemId}", type, name: "on-\(type.rawValue)") { event in
+                sink.yield("\(type.rawValue):\(event.params["poemId"] ?? "?"):\(event.after?.fields["v"].map { "\($0)" } ?? "-")")
+            }
+        }
+        try fixture.host.onDocument("pending/{id}", .created, name: "failing") { _ in throw TestFailure("nope") }
+        let dispatcher = fixture.host.makeTriggerDispatcher()
+        let task = Task { await dispatcher.run() }
+        let db = fixture.host.admin
+        try db.document("poems/p1").set(["v": 1])
+        try db.document("poems/p1").set(["v": 2])
+        try db.document("poems/p1").set(["v": 2])  // unchanged: no event
+        try db.document("other/x").set(["v": 1])  // not watched
+        try db.document("pending/x").set(["v": 1])
+        try db.document("poems/p1").delete()
+        var received: [String] = []
+        for await e in events {
+            received.append(e)
+            if received.count == 6 { break }
+        }
+        #expect(received == [
+            "created:p1:integer(1)", "written:p1:integer(1)", "updated:p1:integer(2)", "written:p1:integer(2)",
+            "deleted:p1:-", "written:p1:-",
+        ])
+        dispatcher.stop()
+        await task.value
+        #expect(fixture.errors.values.count == 1)
+        #expect(fixture.errors.values.first?.hasPrefix("failing") == true)
+    }
+}
