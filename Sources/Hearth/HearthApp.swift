@@ -20,6 +20,8 @@ public final class HearthApp: Sendable {
     public let rules: RulesController
     let firestoreServer: HTTPServer
     let watcher: RulesFileWatcher?
+    /// Auth emulator, hub, import/export (issue 6).
+    let suite: EmulatorSuite
 
     /// Builds everything from `options`; nothing listens until `start()`.
     /// - Throws: `ConfigError` for configuration mistakes; `FirestoreError` when the store cannot open.
@@ -54,6 +56,7 @@ public final class HearthApp: Sendable {
             store = try SQLiteDocumentStore(path: path)
             dataDescription = path
         }
+        try EmulatorSuite.importIfRequested(options, into: store)  // issue 6
         let engine = try FirestoreEngine(store: store)
         self.engine = engine
         let rules = RulesController(engine: engine, log: { HearthLog.info($0) })
@@ -70,6 +73,7 @@ public final class HearthApp: Sendable {
         firestoreServer = HTTPServer(
             configuration: HTTPServerConfiguration(host: config.firestore.host, port: config.firestore.port),
             handler: handler, log: Self.requestLog("firestore", quiet: options.quiet))
+        suite = try EmulatorSuite(options: options, config: config, project: project, store: store)  // issue 6
     }
 
     static func requestLog(_ prefix: String, quiet: Bool) -> @Sendable (String) -> Void {
@@ -81,6 +85,10 @@ public final class HearthApp: Sendable {
     public struct BoundPorts: Sendable {
         /// Firestore port.
         public var firestore: Int
+        /// Auth emulator port; nil when Auth does not run (issue 6).
+        public var auth: Int? = nil
+        /// Emulator hub port (issue 6).
+        public var hub: Int? = nil
     }
 
     /// Opens every port and prints one line per listening endpoint.
@@ -91,15 +99,17 @@ public final class HearthApp: Sendable {
         let port = try firestoreServer.start()
         HearthLog.info("hearth: project \(project), data \(dataDescription)")
         HearthLog.info("firestore  http://\(config.firestore.host):\(port)  (REST v1)")
+        let more = try await suite.start(firestorePort: port)  // issue 6
         watcher?.start()
         HearthLog.info("hearth: ready")
-        return BoundPorts(firestore: port)
+        return BoundPorts(firestore: port, auth: more.auth, hub: more.hub)
     }
 
     /// Stops accepting, lets in-flight requests finish, closes the database.
     public func stop() async {
         watcher?.stop()
         await firestoreServer.shutdown()
+        await suite.stop()  // issue 6: auth, hub, --export-on-exit
         engine.close()
     }
 }
