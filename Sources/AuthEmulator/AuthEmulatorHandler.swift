@@ -1,5 +1,6 @@
 import FirestoreAPI
 import HTTPServer
+import Synchronization
 
 /// The Auth emulator's HTTP face: routing (`AuthRoute`), credentials, body decoding, CORS and
 /// the error shape, in front of an `AuthService`.
@@ -15,6 +16,8 @@ public struct AuthEmulatorHandler: HTTPHandler {
     public let service: AuthService
     /// Receives notices (e.g. another project id in single-project mode).
     public let log: @Sendable (String) -> Void
+    /// Projects already warned about (the warning is printed once per project).
+    let warned = ProjectSet()
 
     /// Creates the handler.
     public init(service: AuthService, log: @escaping @Sendable (String) -> Void = { _ in }) {
@@ -36,7 +39,9 @@ public struct AuthEmulatorHandler: HTTPHandler {
         if request.method == "OPTIONS" {
             var r = HTTPResponse(status: 204)
             r.headers.add("access-control-allow-methods", "GET,HEAD,PUT,PATCH,POST,DELETE")
-            if let h = request.headers["access-control-request-headers"] { r.headers.add("access-control-allow-headers", h) }
+            if let h = request.headers["access-control-request-headers"] {
+                r.headers.add("access-control-allow-headers", h)
+            }
             r.headers.add("vary", "Origin, Access-Control-Request-Headers")
             return r
         }
@@ -63,9 +68,10 @@ public struct AuthEmulatorHandler: HTTPHandler {
                     throw .notImplemented("Tenants are not implemented in Hearth's Auth emulator.")
                 }
                 let project = pathProject ?? service.defaultProject
-                if project != service.defaultProject, security != .none {
+                if project != service.defaultProject, security != .none, warned.insert(project) {
                     log(
-                        "auth: Multiple projectIds are not recommended in single project mode. Requested project ID \(project), but the emulator is configured for \(service.defaultProject).")
+                        "auth: Multiple projectIds are not recommended in single project mode. Requested project ID \(project), but the emulator is configured for \(service.defaultProject)."
+                    )
                 }
                 let result = try service.perform(
                     AuthCall(
@@ -89,7 +95,8 @@ public struct AuthEmulatorHandler: HTTPHandler {
             let token = String(header.dropFirst("bearer ".count)).trimmingSpaces
             guard token.lowercased() == "owner" || token.hasPrefix("ya29.") else {
                 throw .unauthenticated(
-                    "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.")
+                    "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project."
+                )
             }
             privileged = true
         }
@@ -97,8 +104,17 @@ public struct AuthEmulatorHandler: HTTPHandler {
         if privileged || hasKey { return privileged }
         if security == .apiKey { throw .permissionDenied("The request is missing a valid API key.") }
         throw .unauthenticated(
-            "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.")
+            "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project."
+        )
     }
+}
+
+/// A thread-safe set of project ids.
+final class ProjectSet: Sendable {
+    private let ids = Mutex<Set<String>>([])
+
+    /// True when `id` was not yet in the set.
+    func insert(_ id: String) -> Bool { ids.withLock { $0.insert(id).inserted } }
 }
 
 extension String {

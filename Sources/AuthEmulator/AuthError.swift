@@ -68,7 +68,10 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
             .init(
                 "errors",
                 .array([
-                    .object([.init("message", .string(message)), .init("reason", .string(reason)), .init("domain", .string("global"))])
+                    .object([
+                        .init("message", .string(message)), .init("reason", .string(reason)),
+                        .init("domain", .string("global")),
+                    ])
                 ])),
         ]
         if let status { error.append(.init("status", .string(status))) }

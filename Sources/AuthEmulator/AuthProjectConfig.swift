@@ -18,13 +18,16 @@ public struct AuthProjectConfig: Sendable, Hashable {
     public var json: JSONValue {
         .object([
             .init("signIn", .object([.init("allowDuplicateEmails", .bool(allowDuplicateEmails))])),
-            .init("emailPrivacyConfig", .object([.init("enableImprovedEmailPrivacy", .bool(enableImprovedEmailPrivacy))])),
+            .init(
+                "emailPrivacyConfig", .object([.init("enableImprovedEmailPrivacy", .bool(enableImprovedEmailPrivacy))])),
         ])
     }
 
     /// Applies the members present in `body` (a PATCH); absent members keep their value.
     public mutating func apply(_ body: AuthRequestBody) {
         if let v = body.object("signIn")?.bool("allowDuplicateEmails") { allowDuplicateEmails = v }
-        if let v = body.object("emailPrivacyConfig")?.bool("enableImprovedEmailPrivacy") { enableImprovedEmailPrivacy = v }
+        if let v = body.object("emailPrivacyConfig")?.bool("enableImprovedEmailPrivacy") {
+            enableImprovedEmailPrivacy = v
+        }
     }
 }

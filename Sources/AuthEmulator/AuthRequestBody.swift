@@ -92,7 +92,8 @@ public struct AuthRequestBody: Sendable {
             if let d = Double(t), d.rounded() == d, abs(d) < 9.2e18 { return Int64(d) }
         default: break
         }
-        throw .invalidArgument("Invalid JSON payload received. Invalid value at '\(name)' (TYPE_INT64), \(v.serializedString)")
+        throw .invalidArgument(
+            "Invalid JSON payload received. Invalid value at '\(name)' (TYPE_INT64), \(v.serializedString)")
     }
 
     /// A list of strings; a single string counts as a one-element list.

@@ -87,8 +87,12 @@ public enum AuthRoute: Sendable, Equatable {
                     if op == "batchGet" { return .call(.batchGet, project: project, security: .oauthOrApiKey) }
                     return account(op, project: project, security: .oauthOrApiKey)
                 }
-                if tail.hasPrefix("tenants") { return .unsupported("Tenants are not implemented in Hearth's Auth emulator.") }
-                if tail.hasPrefix(":") { return .unsupported("\(tail.dropFirst()) is not implemented in Hearth's Auth emulator.") }
+                if tail.hasPrefix("tenants") {
+                    return .unsupported("Tenants are not implemented in Hearth's Auth emulator.")
+                }
+                if tail.hasPrefix(":") {
+                    return .unsupported("\(tail.dropFirst()) is not implemented in Hearth's Auth emulator.")
+                }
                 return .notFound
             }
             return .notFound
@@ -110,7 +114,9 @@ public enum AuthRoute: Sendable, Equatable {
             case ("GET", ["oobCodes"]): return .call(.listOobCodes, project: project, security: .none)
             case ("GET", ["verificationCodes"]): return .call(.listVerificationCodes, project: project, security: .none)
             default:
-                if segments[1] == "tenants" { return .unsupported("Tenants are not implemented in Hearth's Auth emulator.") }
+                if segments[1] == "tenants" {
+                    return .unsupported("Tenants are not implemented in Hearth's Auth emulator.")
+                }
                 return .notFound
             }
         }

@@ -16,7 +16,9 @@ extension AuthService {
     /// 200 with `errorMessage`. Source: reference §4.2.
     /// - Throws: `AuthError` with the codes above; 501 for `returnRefreshToken`, `pendingIdToken`.
     func signInWithIdp(_ body: AuthRequestBody, project: String) throws(AuthError) -> JSONValue {
-        if body.bool("returnRefreshToken") == true { throw .notImplemented("returnRefreshToken is not implemented yet.") }
+        if body.bool("returnRefreshToken") == true {
+            throw .notImplemented("returnRefreshToken is not implemented yet.")
+        }
         if body.has("pendingIdToken") { throw .notImplemented("pendingIdToken is not implemented yet.") }
         guard let requestUri = body.nonEmptyString("requestUri") else { throw .badRequest("MISSING_REQUEST_URI") }
         guard let params = Self.normalizedParameters(requestUri: requestUri, postBody: body.string("postBody")) else {
@@ -36,10 +38,12 @@ extension AuthService {
         guard let claims = parsedClaims else {
             if let idToken {
                 throw .badRequest(
-                    "INVALID_IDP_RESPONSE : Unable to parse id_token: \(idToken) ((Auth Emulator only accepts strict JSON or JWTs as fake id_tokens.))")
+                    "INVALID_IDP_RESPONSE : Unable to parse id_token: \(idToken) ((Auth Emulator only accepts strict JSON or JWTs as fake id_tokens.))"
+                )
             } else if accessToken != nil, providerId == "google.com" || providerId == "apple.com" {
                 throw .notImplemented(
-                    "The Auth Emulator only support sign-in with \(providerId) using id_token, not access_token. Please update your code to use id_token.")
+                    "The Auth Emulator only support sign-in with \(providerId) using id_token, not access_token. Please update your code to use id_token."
+                )
             } else if accessToken != nil {
                 throw .notImplemented("The Auth Emulator does not support \(providerId) sign-in with credentials.")
             }
@@ -65,7 +69,8 @@ extension AuthService {
             }
             return .object(
                 idp.responseMembers(localId: existing.localId) + [
-                    .init("needConfirmation", .bool(true)), .init("verifiedProvider", .array(verified.map(JSONValue.string))),
+                    .init("needConfirmation", .bool(true)),
+                    .init("verifiedProvider", .array(verified.map(JSONValue.string))),
                 ])
         case .signIn(var user, let isNewUser):
             user.upsertProvider(idp.providerUserInfo)
@@ -111,7 +116,8 @@ extension AuthService {
             return .signIn(user, isNewUser: false)
         }
         if let byProvider { return .signIn(byProvider, isNewUser: false) }
-        if !config.allowDuplicateEmails, let email = idp.email, var byEmail = try store.user(.email(email), in: project) {
+        if !config.allowDuplicateEmails, let email = idp.email, var byEmail = try store.user(.email(email), in: project)
+        {
             guard idp.emailVerified else { return .needConfirmation(byEmail) }
             if byEmail.emailVerified != true {
                 // An unverified owner of the email loses its other sign-in methods to the IdP.
@@ -165,7 +171,8 @@ extension AuthService {
         if token.hasPrefix("{") {
             guard let c = try? JSONValue.parse(token), case .object = c else {
                 throw .badRequest(
-                    "INVALID_IDP_RESPONSE : Unable to parse id_token: \(token) ((Auth Emulator failed to parse fake id_token as strict JSON.))")
+                    "INVALID_IDP_RESPONSE : Unable to parse id_token: \(token) ((Auth Emulator failed to parse fake id_token as strict JSON.))"
+                )
             }
             claims = c
         } else {
@@ -174,9 +181,12 @@ extension AuthService {
         }
         guard let sub = claims["sub"], !(sub == .string("")), !(sub == .null) else {
             throw .badRequest(
-                "INVALID_IDP_RESPONSE : Invalid Idp Response: id_token missing required fields. ((Missing \"sub\" field. This field is required and must be a unique identifier.))")
+                "INVALID_IDP_RESPONSE : Invalid Idp Response: id_token missing required fields. ((Missing \"sub\" field. This field is required and must be a unique identifier.))"
+            )
         }
-        guard case .string = sub else { throw .badRequest("INVALID_IDP_RESPONSE : ((The \"sub\" field must be a string.))") }
+        guard case .string = sub else {
+            throw .badRequest("INVALID_IDP_RESPONSE : ((The \"sub\" field must be a string.))")
+        }
         return claims
     }
 }

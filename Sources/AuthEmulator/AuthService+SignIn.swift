@@ -72,7 +72,8 @@ extension AuthService {
             }
             payload = p
         }
-        guard let localId = Self.primitiveString(payload["uid"]) ?? Self.primitiveString(payload["user_id"]), !localId.isEmpty
+        guard let localId = Self.primitiveString(payload["uid"]) ?? Self.primitiveString(payload["user_id"]),
+            !localId.isEmpty
         else { throw .badRequest("MISSING_IDENTIFIER") }
         var extraClaims: JSONValue = .object([])
         if let claims = payload["claims"] {
@@ -92,7 +93,8 @@ extension AuthService {
         }
         user.customAuth = true
         user.lastLoginAt = now
-        let tokens = try issueTokens(user, provider: ProviderUserInfo.custom, project: project, extraClaims: extraClaims)
+        let tokens = try issueTokens(
+            user, provider: ProviderUserInfo.custom, project: project, extraClaims: extraClaims)
         return .object(
             [.init("kind", .string("identitytoolkit#VerifyCustomTokenResponse")), .init("isNewUser", .bool(isNewUser))]
                 + tokens.members)

@@ -78,7 +78,7 @@ extension AuthService {
             user.localId = localId
         }
         user.syncDerivedProviders()
-        try store.put(user, in: project)
+        if provider == nil { try store.put(user, in: project) }  // else issueTokens stores it
 
         var members: [JSONValue.Member] = [
             .init("kind", .string("identitytoolkit#SignupNewUserResponse")), .init("localId", .string(user.localId)),

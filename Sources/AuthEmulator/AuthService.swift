@@ -108,7 +108,9 @@ public final class AuthService: Sendable {
         case .createAuthUri: return try createAuthUri(call.body, project: p)
         case .batchGet: return try batchGet(call.query, project: p)
         case .getProjects:
-            return .object([.init("projectId", .string("12345")), .init("authorizedDomains", .array([.string("localhost")]))])
+            return .object([
+                .init("projectId", .string("12345")), .init("authorizedDomains", .array([.string("localhost")])),
+            ])
         case .grantToken: return try grantToken(call.body, project: p)
         case .clearAccounts:
             try store.deleteAll(in: p)
@@ -181,7 +183,8 @@ public final class AuthService: Sendable {
     /// and the account must be enabled (`USER_DISABLED`).
     /// - Throws: `AuthError` `INVALID_ID_TOKEN` for a non-JWT, or the codes above.
     func parseIdToken(_ token: String, project: String) throws(AuthError) -> (user: UserRecord, provider: String) {
-        guard let (_, payload) = EmulatorJWT.decode(token), case .string(let uid)? = payload["user_id"] ?? payload["sub"]
+        guard let (_, payload) = EmulatorJWT.decode(token),
+            case .string(let uid)? = payload["user_id"] ?? payload["sub"]
         else { throw .badRequest("INVALID_ID_TOKEN") }
         guard let user = try store.user(.localId(uid), in: project) else { throw .badRequest("USER_NOT_FOUND") }
         if let validSince = user.validSince {

@@ -33,39 +33,55 @@ public final class DocumentUserStore: UserStore {
 
     static let users = "users"
 
+    /// By uid: one document read; otherwise a single-field query (`email`, `phoneNumber`,
+    /// `providerKeys` array-contains) in `__name__` order, limit 1.
+    /// - Throws: `AuthError.internalError` when the store fails.
     public func user(_ lookup: UserLookup, in project: String) throws(AuthError) -> UserRecord? {
         let filter: Filter
         switch lookup {
         case .localId(let id):
-            return try read { (s) throws(FirestoreError) in try s.document(ResourcePath([Self.users, id]), in: Self.database(project)) }
-                .map { (d) throws(AuthError) in try UserRecord(fields: d.fields) }
+            return try read { (s) throws(FirestoreError) in
+                try s.document(ResourcePath([Self.users, id]), in: Self.database(project))
+            }
+            .map { (d) throws(AuthError) in try UserRecord(fields: d.fields) }
         case .email(let e): filter = .field(FieldPath(["email"]), .equal, .string(e))
         case .phoneNumber(let p): filter = .field(FieldPath(["phoneNumber"]), .equal, .string(p))
         case .provider(let id, let rawId):
             filter = .field(FieldPath(["providerKeys"]), .arrayContains, .string(ProviderUserInfo.key(id, rawId)))
         }
-        let target = QueryTarget(parent: .root, query: StructuredQuery(collectionID: Self.users, filter: filter, limit: 1))
-        let docs = try read { (s) throws(FirestoreError) in try s.runQuery(target, in: Self.database(project)).documents }
+        let target = QueryTarget(
+            parent: .root, query: StructuredQuery(collectionID: Self.users, filter: filter, limit: 1))
+        let docs = try read { (s) throws(FirestoreError) in try s.runQuery(target, in: Self.database(project)).documents
+        }
         return try docs.first.map { (d) throws(AuthError) in try UserRecord(fields: d.fields) }
     }
 
+    /// Lists `users` in `__name__` (= `localId`) order.
+    /// - Throws: `AuthError.internalError` when the store fails.
     public func users(in project: String) throws(AuthError) -> [UserRecord] {
         let docs = try read { (s) throws(FirestoreError) in
-            try s.listDocuments(in: ResourcePath([Self.users]), database: Self.database(project), startAfter: nil, limit: nil)
+            try s.listDocuments(
+                in: ResourcePath([Self.users]), database: Self.database(project), startAfter: nil, limit: nil)
         }
         var out: [UserRecord] = []
         for d in docs { out.append(try UserRecord(fields: d.fields)) }
         return out
     }
 
+    /// Writes `users/{localId}` in one commit.
+    /// - Throws: `AuthError.internalError` when the store fails.
     public func put(_ user: UserRecord, in project: String) throws(AuthError) {
         try write(.put(document([Self.users, user.localId], user.fields)), project)
     }
 
+    /// Deletes `users/{localId}`.
+    /// - Throws: `AuthError.internalError` when the store fails.
     public func delete(localId: String, in project: String) throws(AuthError) {
         try write(.delete(ResourcePath([Self.users, localId])), project)
     }
 
+    /// Deletes every `users` document of the project in one commit.
+    /// - Throws: `AuthError.internalError` when the store fails.
     public func deleteAll(in project: String) throws(AuthError) {
         let ids = try users(in: project).map(\.localId)
         guard !ids.isEmpty else { return }
@@ -77,14 +93,20 @@ public final class DocumentUserStore: UserStore {
         }
     }
 
+    /// Reads `config/project`.
+    /// - Throws: `AuthError.internalError` when the store fails.
     public func config(in project: String) throws(AuthError) -> AuthProjectConfig {
-        let doc = try read { (s) throws(FirestoreError) in try s.document(ResourcePath(["config", "project"]), in: Self.database(project)) }
+        let doc = try read { (s) throws(FirestoreError) in
+            try s.document(ResourcePath(["config", "project"]), in: Self.database(project))
+        }
         var c = AuthProjectConfig()
         if case .boolean(let b)? = doc?.fields["allowDuplicateEmails"] { c.allowDuplicateEmails = b }
         if case .boolean(let b)? = doc?.fields["enableImprovedEmailPrivacy"] { c.enableImprovedEmailPrivacy = b }
         return c
     }
 
+    /// Writes `config/project`.
+    /// - Throws: `AuthError.internalError` when the store fails.
     public func setConfig(_ config: AuthProjectConfig, in project: String) throws(AuthError) {
         try write(
             .put(

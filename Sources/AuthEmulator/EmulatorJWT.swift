@@ -55,7 +55,8 @@ public struct RefreshToken: Sendable, Hashable {
     public var encoded: String {
         let json: JSONValue = .object([
             .init("_AuthEmulatorRefreshToken", .string("DO NOT MODIFY")), .init("localId", .string(localId)),
-            .init("provider", .string(provider)), .init("extraClaims", extraClaims), .init("projectId", .string(projectId)),
+            .init("provider", .string(provider)), .init("extraClaims", extraClaims),
+            .init("projectId", .string(projectId)),
         ])
         return Base64.encode(json.serialized())
     }

@@ -91,6 +91,7 @@ extension ProviderUserInfo {
         guard let providerId = str("providerId"), let rawId = str("rawId") else { return nil }
         self.init(
             providerId: providerId, rawId: rawId, federatedId: str("federatedId"), displayName: str("displayName"),
-            photoUrl: str("photoUrl"), email: str("email"), phoneNumber: str("phoneNumber"), screenName: str("screenName"))
+            photoUrl: str("photoUrl"), email: str("email"), phoneNumber: str("phoneNumber"),
+            screenName: str("screenName"))
     }
 }

@@ -35,7 +35,9 @@ extension UserRecord {
         var identities: [JSONValue.Member] = []
         if let email { identities.append(.init("email", .array([.string(email)]))) }
         for p in providerUserInfo where p.providerId != ProviderUserInfo.password {
-            if let i = identities.firstIndex(where: { $0.key == p.providerId }), case .array(let ids) = identities[i].value {
+            if let i = identities.firstIndex(where: { $0.key == p.providerId }),
+                case .array(let ids) = identities[i].value
+            {
                 identities[i].value = .array(ids + [.string(p.rawId)])
             } else {
                 identities.append(.init(p.providerId, .array([.string(p.rawId)])))

@@ -82,7 +82,8 @@ public struct UserRecord: Sendable, Hashable {
             removeProviders([ProviderUserInfo.password])
         }
         if let phoneNumber {
-            upsertProvider(ProviderUserInfo(providerId: ProviderUserInfo.phone, rawId: phoneNumber, phoneNumber: phoneNumber))
+            upsertProvider(
+                ProviderUserInfo(providerId: ProviderUserInfo.phone, rawId: phoneNumber, phoneNumber: phoneNumber))
         } else {
             removeProviders([ProviderUserInfo.phone])
         }

@@ -45,7 +45,8 @@ public final class EmulatorRegistry: Sendable {
                 "listen",
                 .array([
                     .object([
-                        .init("address", .string(e.host)), .init("family", .string(e.host.contains(":") ? "IPv6" : "IPv4")),
+                        .init("address", .string(e.host)),
+                        .init("family", .string(e.host.contains(":") ? "IPv6" : "IPv4")),
                         .init("port", .integer(e.port)),
                     ])
                 ])),

@@ -49,12 +49,14 @@ final class EmulatorSuite: Sendable {
         }
         let hubLog = HearthApp.requestLog("hub", quiet: options.quiet)
         hubServer = HTTPServer(
-            configuration: HTTPServerConfiguration(host: config.hub.host, port: config.hub.port), handler: hub, log: hubLog)
+            configuration: HTTPServerConfiguration(host: config.hub.host, port: config.hub.port), handler: hub,
+            log: hubLog)
         let hubExplicit = configured?.contains("hub") == true || options.hubPort != nil
         hubFallback =
             hubExplicit || config.hub.port == 0
             ? nil
-            : HTTPServer(configuration: HTTPServerConfiguration(host: config.hub.host, port: 0), handler: hub, log: hubLog)
+            : HTTPServer(
+                configuration: HTTPServerConfiguration(host: config.hub.host, port: 0), handler: hub, log: hubLog)
         if let dir = options.exportOnExit {
             guard let resolved = dir.isEmpty ? options.importPath : dir else {
                 throw ConfigError("--export-on-exit needs a directory (or --import DIR to export back to)")

@@ -95,7 +95,8 @@ public enum ExecCommand {
                 try process.run()
             } catch {
                 process.terminationHandler = nil
-                continuation.resume(throwing: ConfigError("exec: cannot run \(executable): \(error.localizedDescription)"))
+                continuation.resume(
+                    throwing: ConfigError("exec: cannot run \(executable): \(error.localizedDescription)"))
             }
         }
     }

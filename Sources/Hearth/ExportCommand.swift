@@ -31,7 +31,8 @@ public enum ExportCommand {
         }
         let options = try StartOptions.parse(rest)
         guard options.rest.count == 1, let directory = options.rest.first else {
-            throw ConfigError("usage: hearth export <dir> [--config firebase.json] [--data FILE] [--project ID] [--database ID]")
+            throw ConfigError(
+                "usage: hearth export <dir> [--config firebase.json] [--data FILE] [--project ID] [--database ID]")
         }
         let configPath = options.resolvedConfigPath()
         let config =
@@ -47,7 +48,9 @@ public enum ExportCommand {
         var databases = [DatabaseID(project: project)]
         for e in extra {
             let parts = e.split(separator: "/", maxSplits: 1).map(String.init)
-            databases.append(parts.count == 2 ? DatabaseID(project: parts[0], database: parts[1]) : DatabaseID(project: project, database: e))
+            databases.append(
+                parts.count == 2
+                    ? DatabaseID(project: parts[0], database: parts[1]) : DatabaseID(project: project, database: e))
         }
         let store = try SQLiteDocumentStore(path: dataPath)
         defer { store.close() }

@@ -67,7 +67,8 @@ public enum HearthExport {
     ///   store fails; `AuthError` when account storage fails.
     @discardableResult
     public static func write(
-        store: any DocumentStore, databases: [DatabaseID], authProjects: [String], rulesFile: String?, to directory: String
+        store: any DocumentStore, databases: [DatabaseID], authProjects: [String], rulesFile: String?,
+        to directory: String
     ) throws -> Summary {
         let root = URL(fileURLWithPath: directory)
         var summary = Summary()
@@ -111,7 +112,8 @@ public enum HearthExport {
         var metadata: [JSONValue.Member] = [
             .init("version", .string("hearth")), .init("hearth", .object([.init("format", .integer(format))])),
             .init(
-                "firestore", .object([.init("path", .string("firestore")), .init("databases", .array(databaseEntries))])),
+                "firestore",
+                .object([.init("path", .string("firestore")), .init("databases", .array(databaseEntries))])),
             .init("auth", .object([.init("path", .string("auth")), .init("projects", .array(authEntries))])),
         ]
         if let rulesFile {
@@ -133,14 +135,19 @@ public enum HearthExport {
         let metadata = try parseJSON(try readFile(metadataURL), metadataURL.path)
         guard case .number(let f)? = metadata["hearth"]?["format"], Int(f) == format else {
             throw Failure(
-                description: "\(metadataURL.path): not a Hearth export (format \(format)); firebase-tools exports cannot be imported")
+                description:
+                    "\(metadataURL.path): not a Hearth export (format \(format)); firebase-tools exports cannot be imported"
+            )
         }
         var summary = Summary()
         if case .array(let entries)? = metadata["firestore"]?["databases"] {
             for entry in entries {
                 guard case .string(let project)? = entry["project"], case .string(let database)? = entry["database"],
                     case .string(let file)? = entry["file"]
-                else { throw Failure(description: "\(metadataURL.path): a firestore.databases entry lacks project, database or file") }
+                else {
+                    throw Failure(
+                        description: "\(metadataURL.path): a firestore.databases entry lacks project, database or file")
+                }
                 let db = DatabaseID(project: project, database: database)
                 let url = root.appendingPathComponent(file)
                 let docs = try readDocuments(url, db)
@@ -150,7 +157,8 @@ public enum HearthExport {
                 var start = 0
                 while start < docs.count {
                     let batch = docs[start..<min(start + 500, docs.count)]
-                    try store.commit(batch.map { .put($0) }, in: db, commitTime: last ?? Timestamp(seconds: 0, nanos: 0))
+                    try store.commit(
+                        batch.map { .put($0) }, in: db, commitTime: last ?? Timestamp(seconds: 0, nanos: 0))
                     start += 500
                 }
                 summary.documents[db] = docs.count
@@ -243,7 +251,8 @@ public enum HearthExport {
 
     static func writeFile(_ bytes: [UInt8], _ url: URL) throws {
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(bytes).write(to: url, options: .atomic)
         } catch {
             throw Failure(description: "\(url.path): cannot write: \(error.localizedDescription)")

@@ -27,7 +27,9 @@ struct HubHandler: HTTPHandler {
             return .json(200, JSONValue.object(members).serialized())
         case ("GET", "/emulators"):
             return .json(
-                200, JSONValue.object(registry.all.map { JSONValue.Member($0.name, EmulatorRegistry.json($0)) }).serialized())
+                200,
+                JSONValue.object(registry.all.map { JSONValue.Member($0.name, EmulatorRegistry.json($0)) }).serialized()
+            )
         case ("PUT", "/functions/disableBackgroundTriggers"):
             return .json(200, Array(#"{"enabled":false}"#.utf8))
         case ("PUT", "/functions/enableBackgroundTriggers"):
@@ -36,7 +38,8 @@ struct HubHandler: HTTPHandler {
             if request.headers["origin"] != nil {
                 return .json(403, Array(#"{"message":"Export cannot be triggered by external callers."}"#.utf8))
             }
-            guard let body = try? JSONValue.parse(request.body), case .string(let path)? = body["path"], !path.isEmpty else {
+            guard let body = try? JSONValue.parse(request.body), case .string(let path)? = body["path"], !path.isEmpty
+            else {
                 return .json(400, Array(#"{"message":"Export request body must include 'path'."}"#.utf8))
             }
             do {

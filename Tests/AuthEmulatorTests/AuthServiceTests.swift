@@ -51,7 +51,8 @@ final class TestClock: Sendable {
         }
         #expect(
             members.map(\.key) == [
-                "name", "email", "email_verified", "auth_time", "user_id", "firebase", "iat", "exp", "aud", "iss", "sub",
+                "name", "email", "email_verified", "auth_time", "user_id", "firebase", "iat", "exp", "aud", "iss",
+                "sub",
             ])
         #expect(payload["iat"]?.int == 1_700_000_000)
         #expect(payload["auth_time"]?.int == 1_700_000_000)
@@ -66,7 +67,9 @@ final class TestClock: Sendable {
         let fresh = try #require(update["idToken"]?.string)  // a credential change issues new tokens
         #expect(message { try call(.lookup, #"{"idToken":"\#(old)"}"#) } == "TOKEN_EXPIRED")
         #expect(try call(.lookup, #"{"idToken":"\#(fresh)"}"#)["users"]?.elements.count == 1)
-        #expect(message { try call(.signInWithPassword, #"{"email":"r@x.io","password":"secret1"}"#) } == "INVALID_PASSWORD")
+        #expect(
+            message { try call(.signInWithPassword, #"{"email":"r@x.io","password":"secret1"}"#) } == "INVALID_PASSWORD"
+        )
         #expect(try call(.signInWithPassword, #"{"email":"r@x.io","password":"newpass1"}"#)["idToken"] != nil)
     }
 
@@ -75,17 +78,24 @@ final class TestClock: Sendable {
         let uid = try #require(r["localId"]?.string)
         let refresh = try #require(r["refreshToken"]?.string)
         _ = try call(.update, #"{"localId":"\#(uid)","disableUser":true}"#, privileged: true)
-        #expect(message { try call(.signInWithPassword, #"{"email":"d@x.io","password":"secret1"}"#) } == "USER_DISABLED")
-        #expect(message { try call(.grantToken, #"{"grantType":"refresh_token","refreshToken":"\#(refresh)"}"#) } == "USER_DISABLED")
+        #expect(
+            message { try call(.signInWithPassword, #"{"email":"d@x.io","password":"secret1"}"#) } == "USER_DISABLED")
+        #expect(
+            message { try call(.grantToken, #"{"grantType":"refresh_token","refreshToken":"\#(refresh)"}"#) }
+                == "USER_DISABLED")
     }
 
     @Test func refreshTokenErrors() throws {
         #expect(message { try call(.grantToken, "{}") } == "MISSING_GRANT_TYPE")
         #expect(message { try call(.grantToken, #"{"grantType":"code"}"#) } == "INVALID_GRANT_TYPE")
         #expect(message { try call(.grantToken, #"{"grantType":"refresh_token"}"#) } == "MISSING_REFRESH_TOKEN")
-        #expect(message { try call(.grantToken, #"{"grantType":"refresh_token","refreshToken":"abc"}"#) } == "INVALID_REFRESH_TOKEN")
+        #expect(
+            message { try call(.grantToken, #"{"grantType":"refresh_token","refreshToken":"abc"}"#) }
+                == "INVALID_REFRESH_TOKEN")
         let other = RefreshToken(localId: "u", provider: "password", projectId: "another").encoded
-        #expect(message { try call(.grantToken, #"{"grant_type":"refresh_token","refresh_token":"\#(other)"}"#) } == "INVALID_REFRESH_TOKEN")
+        #expect(
+            message { try call(.grantToken, #"{"grant_type":"refresh_token","refresh_token":"\#(other)"}"#) }
+                == "INVALID_REFRESH_TOKEN")
     }
 
     @Test func customTokensCarryTheirClaimsThroughRefresh() throws {
@@ -96,14 +106,21 @@ final class TestClock: Sendable {
         #expect(c["sub"]?.string == "custom-1")
         #expect(c["role"]?.string == "admin")
         #expect(c["firebase"]?["sign_in_provider"]?.string == "custom")
-        let refreshed = try call(.grantToken, #"{"grantType":"refresh_token","refreshToken":"\#(r["refreshToken"]?.string ?? "")"}"#)
+        let refreshed = try call(
+            .grantToken, #"{"grantType":"refresh_token","refreshToken":"\#(r["refreshToken"]?.string ?? "")"}"#)
         #expect(claims(of: refreshed["id_token"]?.string)["role"]?.string == "admin")
         let forbidden = #"{\"uid\":\"c2\",\"claims\":{\"sub\":\"x\"}}"#
         #expect(message { try call(.signInWithCustomToken, #"{"token":"\#(forbidden)"}"#) } == "FORBIDDEN_CLAIM : sub")
         let wrongAudience = unsignedJWT(#"{"uid":"c3","aud":"demo-unit"}"#)
-        #expect(message { try call(.signInWithCustomToken, #"{"token":"\#(wrongAudience)"}"#) }?.hasPrefix("INVALID_CUSTOM_TOKEN") == true)
-        let jwt = unsignedJWT(#"{"uid":"c4","aud":"https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit"}"#)
-        #expect(claims(of: try call(.signInWithCustomToken, #"{"token":"\#(jwt)"}"#)["idToken"]?.string)["sub"]?.string == "c4")
+        #expect(
+            message { try call(.signInWithCustomToken, #"{"token":"\#(wrongAudience)"}"#) }?.hasPrefix(
+                "INVALID_CUSTOM_TOKEN") == true)
+        let jwt = unsignedJWT(
+            #"{"uid":"c4","aud":"https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit"}"#
+        )
+        #expect(
+            claims(of: try call(.signInWithCustomToken, #"{"token":"\#(jwt)"}"#)["idToken"]?.string)["sub"]?.string
+                == "c4")
     }
 
     @Test func createAuthUriListsSignInMethods() throws {
@@ -146,7 +163,8 @@ final class TestClock: Sendable {
             Array("grant_type=refresh_token&refresh_token=abc".utf8), contentType: "application/x-www-form-urlencoded")
         #expect(form.string("grantType") == "refresh_token")
         #expect(form.string("refreshToken") == "abc")
-        let json = try AuthRequestBody.parse(Array(#"{"id_token":"t","return_secure_token":"true"}"#.utf8), contentType: nil)
+        let json = try AuthRequestBody.parse(
+            Array(#"{"id_token":"t","return_secure_token":"true"}"#.utf8), contentType: nil)
         #expect(json.string("idToken") == "t")
         #expect(json.bool("returnSecureToken") == true)
         #expect(try AuthRequestBody.parse([], contentType: "application/json").has("x") == false)
@@ -179,7 +197,9 @@ final class TestClock: Sendable {
                 == .call(.updateConfig, project: "p1", security: .none))
         #expect(AuthRoute.parse(method: "GET", path: "/emulator/v1/projects/p1/accounts") == .notFound)
         #expect(AuthRoute.parse(method: "GET", path: "/") == .root)
-        if case .unsupported = AuthRoute.parse(method: "POST", path: "/identitytoolkit.googleapis.com/v1/accounts:sendOobCode") {
+        if case .unsupported = AuthRoute.parse(
+            method: "POST", path: "/identitytoolkit.googleapis.com/v1/accounts:sendOobCode")
+        {
         } else {
             Issue.record("sendOobCode should be a known, unsupported operation")
         }

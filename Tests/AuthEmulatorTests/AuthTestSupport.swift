@@ -54,7 +54,8 @@ struct Emulators: Sendable {
     /// `POST /identitytoolkit.googleapis.com/v1/accounts:{op}?key=fake-key` with a JSON body.
     func account(_ op: String, _ body: String) async throws -> Reply {
         try await Self.send(
-            "POST", "http://127.0.0.1:\(auth)/identitytoolkit.googleapis.com/v1/accounts:\(op)?key=fake-key", body: body)
+            "POST", "http://127.0.0.1:\(auth)/identitytoolkit.googleapis.com/v1/accounts:\(op)?key=fake-key", body: body
+        )
     }
 
     /// An Auth emulator URL.

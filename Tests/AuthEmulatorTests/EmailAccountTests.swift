@@ -39,7 +39,8 @@ import Testing
 
             let update = try await e.account(
                 "update",
-                #"{"idToken":"\#(token)","displayName":"Grace Hopper","photoUrl":"https://photos.example/g.png","returnSecureToken":true}"#)
+                #"{"idToken":"\#(token)","displayName":"Grace Hopper","photoUrl":"https://photos.example/g.png","returnSecureToken":true}"#
+            )
             #expect(update.status == 200, "\(update.text)")
             #expect(update.json["kind"]?.string == "identitytoolkit#SetAccountInfoResponse")
             #expect(update.json["displayName"]?.string == "Grace Hopper")
@@ -47,11 +48,13 @@ import Testing
             #expect(update.json["idToken"] == nil)  // no credential changed, no new token
             let after = try await e.account("lookup", #"{"idToken":"\#(token)"}"#)
             #expect(after.json["users"]?.elements.first?["displayName"]?.string == "Grace Hopper")
-            let again = try await e.account("signInWithPassword", #"{"email":"grace@example.com","password":"secret1"}"#)
+            let again = try await e.account(
+                "signInWithPassword", #"{"email":"grace@example.com","password":"secret1"}"#)
             #expect(claims(of: again.json["idToken"]?.string)["name"]?.string == "Grace Hopper")
             #expect(claims(of: again.json["idToken"]?.string)["picture"]?.string == "https://photos.example/g.png")
 
-            let removeName = try await e.account("update", #"{"idToken":"\#(token)","deleteAttribute":["DISPLAY_NAME"]}"#)
+            let removeName = try await e.account(
+                "update", #"{"idToken":"\#(token)","deleteAttribute":["DISPLAY_NAME"]}"#)
             #expect(removeName.json["displayName"] == nil)
 
             let delete = try await e.account("delete", #"{"idToken":"\#(token)"}"#)
@@ -60,7 +63,8 @@ import Testing
             let gone = try await e.account("lookup", #"{"idToken":"\#(token)"}"#)
             #expect(gone.status == 400)
             #expect(gone.errorMessage == "USER_NOT_FOUND")
-            let noLogin = try await e.account("signInWithPassword", #"{"email":"grace@example.com","password":"secret1"}"#)
+            let noLogin = try await e.account(
+                "signInWithPassword", #"{"email":"grace@example.com","password":"secret1"}"#)
             #expect(noLogin.errorMessage == "EMAIL_NOT_FOUND")
         }
     }
@@ -75,12 +79,15 @@ import Testing
 
             #expect(try await e.account("signUp", #"{"email":"x@y.z"}"#).errorMessage == "MISSING_PASSWORD")
             #expect(try await e.account("signUp", #"{"password":"secret1"}"#).errorMessage == "MISSING_EMAIL")
-            #expect(try await e.account("signUp", #"{"email":"nope","password":"secret1"}"#).errorMessage == "INVALID_EMAIL")
+            #expect(
+                try await e.account("signUp", #"{"email":"nope","password":"secret1"}"#).errorMessage == "INVALID_EMAIL"
+            )
             #expect(
                 try await e.account("signUp", #"{"email":"w@y.z","password":"12345"}"#).errorMessage
                     == "WEAK_PASSWORD : Password should be at least 6 characters")
             #expect(try await e.account("signInWithPassword", #"{"password":"x"}"#).errorMessage == "MISSING_EMAIL")
-            #expect(try await e.account("signInWithPassword", #"{"email":"a@b.co"}"#).errorMessage == "MISSING_PASSWORD")
+            #expect(
+                try await e.account("signInWithPassword", #"{"email":"a@b.co"}"#).errorMessage == "MISSING_PASSWORD")
             #expect(
                 try await e.account("signInWithPassword", #"{"email":"a@b.co","password":"wrong12"}"#).errorMessage
                     == "INVALID_PASSWORD")
@@ -120,7 +127,8 @@ import Testing
             #expect(noKey.json["error"]?["status"]?.string == "PERMISSION_DENIED")
             let unknown = try await Emulators.send("GET", e.authURL("/nothing/here"))
             #expect(unknown.status == 404)
-            let notImplemented = try await e.account("sendOobCode", #"{"requestType":"PASSWORD_RESET","email":"a@b.co"}"#)
+            let notImplemented = try await e.account(
+                "sendOobCode", #"{"requestType":"PASSWORD_RESET","email":"a@b.co"}"#)
             #expect(notImplemented.status == 501)
         }
     }
@@ -150,12 +158,14 @@ import Testing
             let base = "/identitytoolkit.googleapis.com/v1/projects/\(e.project)"
             let create = try await Emulators.send(
                 "POST", e.authURL("\(base)/accounts"),
-                body: #"{"localId":"admin-made","email":"m@x.io","displayName":"Made","emailVerified":true}"#, headers: owner)
+                body: #"{"localId":"admin-made","email":"m@x.io","displayName":"Made","emailVerified":true}"#,
+                headers: owner)
             #expect(create.status == 200, "\(create.text)")
             #expect(create.json["localId"]?.string == "admin-made")
             #expect(create.json["idToken"] == nil)
             let lookup = try await Emulators.send(
-                "POST", e.authURL("\(base)/accounts:lookup"), body: #"{"localId":["admin-made","missing"]}"#, headers: owner)
+                "POST", e.authURL("\(base)/accounts:lookup"), body: #"{"localId":["admin-made","missing"]}"#,
+                headers: owner)
             #expect(lookup.json["users"]?.elements.count == 1)
             #expect(lookup.json["users"]?.elements.first?["emailVerified"] == .bool(true))
             let none = try await Emulators.send(
@@ -170,7 +180,8 @@ import Testing
                 "POST", e.authURL("\(base)/accounts:update"),
                 body: #"{"localId":"admin-made","customAttributes":"{\"sub\":\"x\"}"}"#, headers: owner)
             #expect(forbidden.errorMessage == "FORBIDDEN_CLAIM : sub")
-            let list = try await Emulators.send("GET", e.authURL("\(base)/accounts:batchGet?maxResults=-1"), headers: owner)
+            let list = try await Emulators.send(
+                "GET", e.authURL("\(base)/accounts:batchGet?maxResults=-1"), headers: owner)
             #expect(list.json["users"]?.elements.map { $0["localId"]?.string } == ["admin-made"])
             #expect(list.json["users"]?.elements.first?["customAttributes"]?.string == #"{"role":"admin"}"#)
             let missing = try await Emulators.send(

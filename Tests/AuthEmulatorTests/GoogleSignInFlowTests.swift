@@ -19,7 +19,8 @@ import Testing
             let idToken = unsignedJWT(Self.googleClaims)
             let postBody = "id_token=\(Self.formEscape(idToken))&providerId=google.com"
             let signIn = try await e.account(
-                "signInWithIdp", #"{"requestUri":"http://localhost","returnSecureToken":true,"postBody":"\#(postBody)"}"#)
+                "signInWithIdp",
+                #"{"requestUri":"http://localhost","returnSecureToken":true,"postBody":"\#(postBody)"}"#)
             #expect(signIn.status == 200, "\(signIn.text)")
             let r = signIn.json
             #expect(r["kind"]?.string == "identitytoolkit#VerifyAssertionResponse")
@@ -63,7 +64,14 @@ import Testing
                 return
             }
             #expect(decodedUID == uid)
-            #expect(tokenClaims["firebase"] == .map(["identities": .map(["google.com": .array([.string("google-123")]), "email": .array([.string("ada@example.com")])]), "sign_in_provider": .string("google.com")]))
+            #expect(
+                tokenClaims["firebase"]
+                    == .map([
+                        "identities": .map([
+                            "google.com": .array([.string("google-123")]),
+                            "email": .array([.string("ada@example.com")]),
+                        ]), "sign_in_provider": .string("google.com"),
+                    ]))
             let write = try await Emulators.send(
                 "POST", e.firestoreURL("\(e.documents)/profiles?documentId=\(uid)"),
                 body: #"{"fields":{"name":{"stringValue":"Ada"}}}"#, headers: ["Authorization": "Bearer \(token)"])
@@ -80,7 +88,8 @@ import Testing
             #expect(user["localId"]?.string == uid)
             #expect(user["email"]?.string == "ada@example.com")
             #expect(user["emailVerified"] == .bool(true))
-            let google = try #require(user["providerUserInfo"]?.elements.first { $0["providerId"]?.string == "google.com" })
+            let google = try #require(
+                user["providerUserInfo"]?.elements.first { $0["providerId"]?.string == "google.com" })
             #expect(google["rawId"]?.string == "google-123")
             #expect(user["createdAt"]?.string.flatMap { Int64($0) } != nil)
 
@@ -110,12 +119,14 @@ import Testing
 
             // The refreshed token works against Firestore too.
             let again = try await Emulators.send(
-                "GET", e.firestoreURL("\(e.documents)/profiles/\(uid)"), headers: ["Authorization": "Bearer \(refreshed)"])
+                "GET", e.firestoreURL("\(e.documents)/profiles/\(uid)"),
+                headers: ["Authorization": "Bearer \(refreshed)"])
             #expect(again.status == 200)
 
             // Signing in again with the same Google account finds the same user.
             let second = try await e.account(
-                "signInWithIdp", #"{"requestUri":"http://localhost","returnSecureToken":true,"postBody":"\#(postBody)"}"#)
+                "signInWithIdp",
+                #"{"requestUri":"http://localhost","returnSecureToken":true,"postBody":"\#(postBody)"}"#)
             #expect(second.json["localId"]?.string == uid)
             #expect(second.json["isNewUser"] == nil)
         }
@@ -128,7 +139,8 @@ import Testing
             let body =
                 #"{"requestUri":"http://localhost","postBody":"\#(postBody)","returnSecureToken":true,"returnIdpCredential":true,"autoCreate":true}"#
             let r = try await Emulators.send(
-                "POST", e.authURL("/www.googleapis.com/identitytoolkit/v3/relyingparty/verifyAssertion?key=k"), body: body)
+                "POST", e.authURL("/www.googleapis.com/identitytoolkit/v3/relyingparty/verifyAssertion?key=k"),
+                body: body)
             #expect(r.status == 200, "\(r.text)")
             #expect(r.json["isNewUser"] == .bool(true))
             let token = try #require(r.json["idToken"]?.string)
@@ -174,11 +186,13 @@ import Testing
 
     @Test func sameEmailUnverifiedNeedsConfirmationVerifiedTakesOver() async throws {
         try await withEmulators { e in
-            let signUp = try await e.account("signUp", #"{"email":"ada@example.com","password":"secret1","returnSecureToken":true}"#)
+            let signUp = try await e.account(
+                "signUp", #"{"email":"ada@example.com","password":"secret1","returnSecureToken":true}"#)
             let uid = try #require(signUp.json["localId"]?.string)
             func google(_ verified: Bool) -> String {
                 let c = #"{"sub":"g-9","email":"ada@example.com","email_verified":\#(verified)}"#
-                return #"{"requestUri":"http://localhost","returnSecureToken":true,"postBody":"providerId=google.com&id_token=\#(Self.formEscape(c))"}"#
+                return
+                    #"{"requestUri":"http://localhost","returnSecureToken":true,"postBody":"providerId=google.com&id_token=\#(Self.formEscape(c))"}"#
             }
             let unverified = try await e.account("signInWithIdp", google(false))
             #expect(unverified.status == 200)
@@ -199,7 +213,8 @@ import Testing
         try await withEmulators { e in
             let c = Self.formEscape(#"{"sub":"g-1"}"#)
             let first = try await e.account(
-                "signInWithIdp", #"{"requestUri":"http://localhost","postBody":"providerId=google.com&id_token=\#(c)"}"#)
+                "signInWithIdp", #"{"requestUri":"http://localhost","postBody":"providerId=google.com&id_token=\#(c)"}"#
+            )
             #expect(first.status == 200)
             let anon = try await e.account("signUp", #"{"returnSecureToken":true}"#)
             let anonToken = try #require(anon.json["idToken"]?.string)

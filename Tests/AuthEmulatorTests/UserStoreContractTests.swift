@@ -37,7 +37,8 @@ import Testing
         u.lastLoginAt = 1_700_000_001_000
         u.lastRefreshAt = "2023-11-14T22:13:20.000Z"
         u.customAttributes = #"{"role":"x"}"#
-        u.upsertProvider(ProviderUserInfo(providerId: "google.com", rawId: "g-\(id)", federatedId: "g-\(id)", email: email))
+        u.upsertProvider(
+            ProviderUserInfo(providerId: "google.com", rawId: "g-\(id)", federatedId: "g-\(id)", email: email))
         u.syncDerivedProviders()
         return u
     }
@@ -76,7 +77,9 @@ import Testing
     }
 
     @Test func accountsPersistInTheSQLiteFile() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-users-\(UUID().uuidString).sqlite").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hearth-users-\(UUID().uuidString).sqlite"
+        ).path
         defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + s) } }
         let user = Self.sample("persist", email: "p@x.io")
         do {
@@ -86,7 +89,8 @@ import Testing
         }
         let s = try SQLiteDocumentStore(path: path)
         defer { s.close() }
-        #expect(try DocumentUserStore(store: s, clock: FirestoreEngine.systemClock).user(.email("p@x.io"), in: "p") == user)
+        #expect(
+            try DocumentUserStore(store: s, clock: FirestoreEngine.systemClock).user(.email("p@x.io"), in: "p") == user)
     }
 
     @Test func userInfoJSONRoundTrips() throws {
