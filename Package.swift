@@ -36,7 +36,7 @@ let package = Package(
             name: "Functions", dependencies: ["FirestoreModel", "FirestoreEngine", "HTTPServer", "FirestoreAPI"],
             swiftSettings: strict),
         .target(
-            name: "AuthEmulator", dependencies: ["FirestoreModel", "HTTPServer", "FirestoreAPI", "DocumentStore"],
+            name: "AuthEmulator", dependencies: ["FirestoreModel", "HTTPServer", "FirestoreAPI", "DocumentStore", "COpenSSL"],
             swiftSettings: strict),
         .target(name: "ShoutsBackend", dependencies: ["Functions", "FirestoreModel"], swiftSettings: strict),
         .target(

@@ -166,9 +166,6 @@ extension FirestoreEngine {
                 throw .invalidArgument(
                     "Field transforms on \(other.fieldPath.canonical) and \(t.fieldPath.canonical) overlap: one is a prefix of the other.")
             }
-            if let mask = w.updateMask, mask.contains(where: { $0.isPrefix(of: t.fieldPath) || t.fieldPath.isPrefix(of: $0) }) {
-                throw .invalidArgument("Field \(t.fieldPath.canonical) cannot be both updated and transformed.")
-            }
         }
         if case .update(_, let fields) = w.operation {
             try DocumentLimits.validate(fields: fields, path: path)

@@ -3,7 +3,10 @@ import FirestoreAPI
 import FirestoreEngine
 import FirestoreModel
 import Foundation
+import Functions
 import HTTPServer
+import ShoutsBackend
+import Synchronization
 
 /// The composition root: reads `firebase.json`, opens the store, builds the engine and the
 /// adapters, opens the ports and owns their lifecycle (ARCHITECTURE rule 8).
@@ -19,7 +22,15 @@ public final class HearthApp: Sendable {
     /// Security rules state (file, hot reload, PUT endpoint, coverage, explanations).
     public let rules: RulesController
     let firestoreServer: HTTPServer
+    /// The in-process Functions host (the app's callables, schedules, triggers, FCM outbox).
+    public let functions: FunctionsHost
+    /// Nil when `firebase.json` names emulators but not `functions` (and no `--functions-port`).
+    let functionsServer: HTTPServer?
+    /// Runs schedules and triggers while the server runs; cancelled by `stop()`.
+    let functionsTask = Mutex<Task<Void, Never>?>(nil)
     let watcher: RulesFileWatcher?
+    /// Auth emulator, hub, import/export (issue 6).
+    let suite: EmulatorSuite
 
     /// Builds everything from `options`; nothing listens until `start()`.
     /// - Throws: `ConfigError` for configuration mistakes; `FirestoreError` when the store cannot open.
@@ -54,6 +65,7 @@ public final class HearthApp: Sendable {
             store = try SQLiteDocumentStore(path: path)
             dataDescription = path
         }
+        try EmulatorSuite.importIfRequested(options, into: store)
         let engine = try FirestoreEngine(store: store)
         self.engine = engine
         let rules = RulesController(engine: engine, log: { HearthLog.info($0) })
@@ -74,6 +86,18 @@ public final class HearthApp: Sendable {
             handler: handler,
             http2: HTTP2Server(handler: FirestorePortStreamHandler(grpc: grpc, rest: handler), log: { _ in }),
             log: requestLog)
+        let host = FunctionsHost(project: project, engine: engine)
+        ShoutsBackend.register(into: host)
+        functions = host
+        let configured = EmulatorSuite.configuredEmulators(options.resolvedConfigPath())
+        if configured == nil || configured?.contains("functions") == true || options.functionsPort != nil {
+            functionsServer = HTTPServer(
+                configuration: HTTPServerConfiguration(host: config.functions.host, port: config.functions.port),
+                handler: FunctionsPortHandler(host: host), log: Self.requestLog("functions", quiet: options.quiet))
+        } else {
+            functionsServer = nil
+        }
+        suite = try EmulatorSuite(options: options, config: config, project: project, store: store)
     }
 
     static func requestLog(_ prefix: String, quiet: Bool) -> @Sendable (String) -> Void {
@@ -85,6 +109,12 @@ public final class HearthApp: Sendable {
     public struct BoundPorts: Sendable {
         /// Firestore port.
         public var firestore: Int
+        /// Functions port (callables, FCM outbox, scheduled runs); nil when Functions does not run.
+        public var functions: Int?
+        /// Auth emulator port; nil when Auth does not run (issue 6).
+        public var auth: Int? = nil
+        /// Emulator hub port (issue 6).
+        public var hub: Int? = nil
     }
 
     /// Opens every port and prints one line per listening endpoint.
@@ -95,15 +125,36 @@ public final class HearthApp: Sendable {
         let port = try firestoreServer.start()
         HearthLog.info("hearth: project \(project), data \(dataDescription)")
         HearthLog.info("firestore  http://\(config.firestore.host):\(port)  (REST v1, gRPC, Listen)")
+        var functionsPort: Int?
+        if let functionsServer {
+            do {
+                functionsPort = try functionsServer.start()
+            } catch {
+                await firestoreServer.shutdown()
+                throw error
+            }
+            HearthLog.info(
+                "functions  http://\(config.functions.host):\(functionsPort ?? 0)  (callables: POST /\(project)/us-central1/{name}; "
+                    + "FCM outbox: /emulator/v1/projects/\(project)/fcm/outbox)")
+            suite.registry.register(name: "functions", host: config.functions.host, port: functionsPort ?? 0)
+        }
+        let host = functions
+        // Unstructured on purpose: schedules and triggers live as long as the server, not a
+        // request; `stop()` cancels the task.
+        functionsTask.withLock { $0 = Task { await host.run(clock: ContinuousClock()) } }
+        let more = try await suite.start(firestorePort: port)
         watcher?.start()
         HearthLog.info("hearth: ready")
-        return BoundPorts(firestore: port)
+        return BoundPorts(firestore: port, functions: functionsPort, auth: more.auth, hub: more.hub)
     }
 
     /// Stops accepting, lets in-flight requests finish, closes the database.
     public func stop() async {
         watcher?.stop()
+        functionsTask.withLock { $0?.cancel() }
+        await functionsServer?.shutdown()
         await firestoreServer.shutdown()
+        await suite.stop()  // Auth, hub, --export-on-exit.
         engine.close()
     }
 }

@@ -15,6 +15,10 @@ public enum HearthCLI {
                 status = try await startCommand(Array(args.dropFirst()))
             case "rules":
                 status = try rulesCommand(Array(args.dropFirst()))
+            case "exec":
+                status = try await ExecCommand.run(Array(args.dropFirst()))
+            case "export":
+                status = try ExportCommand.run(Array(args.dropFirst()))
             case nil, "help", "--help", "-h":
                 print(usage)
                 status = args.isEmpty ? 2 : 0
@@ -39,6 +43,12 @@ public enum HearthCLI {
                 [--firestore-port N] [--functions-port N] [--auth-port N]
               Serve Firestore (REST, gRPC, Listen), Functions and Auth on the ports of firebase.json.
               Data persists in .hearth/firestore.sqlite beside firebase.json unless --data or --in-memory.
+              [--import DIR] [--export-on-exit [DIR]] [--hub-port N]: load / save a Hearth export.
+          exec [start options] -- COMMAND [ARG…]
+              Start the emulators (in memory unless --data), run COMMAND with FIRESTORE_EMULATOR_HOST,
+              FIREBASE_AUTH_EMULATOR_HOST, FIREBASE_EMULATOR_HUB, GCLOUD_PROJECT set; exit with its status.
+          export DIR [--config firebase.json] [--data FILE] [--project ID] [--database ID]
+              Write the data file's documents and Auth accounts to DIR (Hearth export format).
           rules test DIR
               Run the rules test suites in DIR in-process; non-zero exit on any failure.
         """

@@ -22,6 +22,12 @@ public struct StartOptions: Sendable {
     public var hubPort: Int?
     /// Suppress the one-line-per-request log (`--quiet`).
     public var quiet = false
+    // Issue 6 (import/export): begin
+    /// `--import DIR`: load a Hearth export before serving (replaces the databases it holds).
+    public var importPath: String?
+    /// `--export-on-exit [DIR]`: export on clean shutdown to DIR; `""` = the `--import` directory.
+    public var exportOnExit: String?
+    // Issue 6: end
     /// Arguments left after options (for `exec`: the command after `--`).
     public var rest: [String] = []
 
@@ -63,6 +69,14 @@ public struct StartOptions: Sendable {
             case "--functions-port": o.functionsPort = try port(arg)
             case "--auth-port": o.authPort = try port(arg)
             case "--hub-port": o.hubPort = try port(arg)
+            case "--import": o.importPath = try value(arg)  // issue 6
+            case "--export-on-exit":  // issue 6: the directory is optional
+                if i + 1 < arguments.count, !arguments[i + 1].hasPrefix("-") {
+                    i += 1
+                    o.exportOnExit = arguments[i]
+                } else {
+                    o.exportOnExit = ""
+                }
             case "--":
                 o.rest = Array(arguments[(i + 1)...])
                 return o

@@ -1,0 +1,134 @@
+import AuthEmulator
+import DocumentStore
+import FirestoreEngine
+import FirestoreModel
+import Foundation
+import HTTPServer
+
+/// What `HearthApp` runs beside Firestore for local-dev and CI parity (issue 6): the Auth
+/// emulator, the emulator hub, `--import` and `--export-on-exit`.
+///
+/// Which emulators run: firebase-tools starts those named in `firebase.json`'s `emulators`
+/// section, so Auth runs when that section names `auth` (or there is no `firebase.json` or no
+/// `emulators` section, or `--auth-port` is given). The hub always runs; when its port was
+/// not configured (`emulators.hub`, `--hub-port`) and 4400 is taken, it falls back to an
+/// ephemeral port, as firebase-tools does for its hub. Source: reference §2.3, §2.4.
+final class EmulatorSuite: Sendable {
+    let config: FirebaseConfig
+    let project: String
+    let store: any DocumentStore
+    let registry = EmulatorRegistry()
+    let authServer: HTTPServer?
+    let hubServer: HTTPServer
+    let hubFallback: HTTPServer?
+    let exportOnExit: String?
+
+    /// Builds the servers; nothing listens until `start`.
+    /// - Throws: `ConfigError` for `--export-on-exit` without a directory and without `--import`.
+    init(options: StartOptions, config: FirebaseConfig, project: String, store: any DocumentStore) throws {
+        self.config = config
+        self.project = project
+        self.store = store
+        let configured = Self.configuredEmulators(options.resolvedConfigPath())
+        let log = HearthApp.requestLog("auth", quiet: options.quiet)
+        if configured == nil || configured?.contains("auth") == true || options.authPort != nil {
+            let service = AuthService(
+                store: DocumentUserStore(store: store, clock: FirestoreEngine.systemClock), defaultProject: project)
+            authServer = HTTPServer(
+                configuration: HTTPServerConfiguration(host: config.auth.host, port: config.auth.port),
+                handler: AuthEmulatorHandler(service: service, log: { HearthLog.info($0) }), log: log)
+        } else {
+            authServer = nil
+        }
+        let registry = self.registry
+        let databases = [DatabaseID(project: project)]
+        let rulesFile = config.rulesFile
+        let hub = HubHandler(registry: registry) { [store, project] path in
+            try HearthExport.write(
+                store: store, databases: databases, authProjects: [project], rulesFile: rulesFile, to: path)
+        }
+        let hubLog = HearthApp.requestLog("hub", quiet: options.quiet)
+        hubServer = HTTPServer(
+            configuration: HTTPServerConfiguration(host: config.hub.host, port: config.hub.port), handler: hub,
+            log: hubLog)
+        let hubExplicit = configured?.contains("hub") == true || options.hubPort != nil
+        hubFallback =
+            hubExplicit || config.hub.port == 0
+            ? nil
+            : HTTPServer(
+                configuration: HTTPServerConfiguration(host: config.hub.host, port: 0), handler: hub, log: hubLog)
+        if let dir = options.exportOnExit {
+            guard let resolved = dir.isEmpty ? options.importPath : dir else {
+                throw ConfigError("--export-on-exit needs a directory (or --import DIR to export back to)")
+            }
+            exportOnExit = resolved
+        } else {
+            exportOnExit = nil
+        }
+    }
+
+    /// Loads `options.importPath` into `store` (before the engine opens it).
+    /// - Throws: `HearthExport.Failure` naming what could not be read.
+    static func importIfRequested(_ options: StartOptions, into store: any DocumentStore) throws {
+        guard let dir = options.importPath else { return }
+        let summary = try HearthExport.read(from: dir, into: store)
+        HearthLog.info("hearth: imported \(summary.description) from \(dir)")
+    }
+
+    /// Binds Auth and the hub, registers every emulator with the hub and prints one line each.
+    /// - Returns: the bound Auth port (nil when Auth does not run) and hub port.
+    /// - Throws: `HTTPServerError` when a configured port cannot be bound.
+    func start(firestorePort: Int) async throws -> (auth: Int?, hub: Int) {
+        registry.register(name: "firestore", host: config.firestore.host, port: firestorePort)
+        var authPort: Int?
+        if let authServer {
+            let port = try authServer.start()
+            authPort = port
+            registry.register(name: "auth", host: config.auth.host, port: port)
+            HearthLog.info("auth       http://\(config.auth.host):\(port)  (Auth emulator)")
+        }
+        let hubPort: Int
+        do {
+            hubPort = try hubServer.start()
+        } catch HTTPServerError.addressInUse(let host, let port) where hubFallback != nil {
+            HearthLog.info("hub: \(host):\(port) is in use; the hub listens on an ephemeral port instead")
+            do {
+                hubPort = try hubFallback?.start() ?? 0
+            } catch {
+                await authServer?.shutdown()
+                throw error
+            }
+        } catch {
+            await authServer?.shutdown()
+            throw error
+        }
+        registry.register(name: "hub", host: config.hub.host, port: hubPort)
+        HearthLog.info("hub        http://\(config.hub.host):\(hubPort)  (emulator hub: GET /emulators)")
+        return (authPort, hubPort)
+    }
+
+    /// Stops Auth and the hub, then writes the `--export-on-exit` export (before the store closes).
+    func stop() async {
+        await authServer?.shutdown()
+        await hubServer.shutdown()
+        await hubFallback?.shutdown()
+        guard let dir = exportOnExit else { return }
+        do {
+            let summary = try HearthExport.write(
+                store: store, databases: [DatabaseID(project: project)], authProjects: [project],
+                rulesFile: config.rulesFile, to: dir)
+            HearthLog.info("hearth: exported \(summary.description) to \(dir)")
+        } catch {
+            HearthLog.error("hearth: export to \(dir) failed: \(error)")
+        }
+    }
+
+    /// The keys of `firebase.json`'s `emulators` section; nil without a file or a section.
+    static func configuredEmulators(_ path: String?) -> Set<String>? {
+        guard let path, let data = FileManager.default.contents(atPath: path),
+            let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+            let emulators = root["emulators"] as? [String: Any]
+        else { return nil }
+        return Set(emulators.keys)
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// `hearth exec [options] -- <command …>`: the CI entry point, like `firebase emulators:exec`.
+///
+/// Starts every configured emulator (in memory unless `--data` is given), waits until each port
+/// accepts connections, runs the command with the emulator environment of firebase-tools —
+/// `FIRESTORE_EMULATOR_HOST`, `FIREBASE_FIRESTORE_EMULATOR_ADDRESS`, `FIREBASE_AUTH_EMULATOR_HOST`
+/// (when Auth runs), `FIREBASE_EMULATOR_HUB`, `GCLOUD_PROJECT`, `GOOGLE_CLOUD_PROJECT` — with
+/// its standard input, output and error inherited, then stops Hearth and returns the command's
+/// exit status (128 + N when a signal N killed it). Hearth's per-request log is off (`--quiet`)
+/// so the command's output stays readable. Signals are not forwarded: Ctrl-C reaches the
+/// command through the terminal's process group. Source: reference §2.3.
+public enum ExecCommand {
+    /// Runs `arguments` (everything after `exec`).
+    /// - Returns: the command's exit status.
+    /// - Throws: `ConfigError` without a command or when the command is not found; errors of
+    ///   `HearthApp` when an emulator cannot start.
+    public static func run(_ arguments: [String]) async throws -> Int32 {
+        var options = try StartOptions.parse(arguments)
+        guard let name = options.rest.first else {
+            throw ConfigError("exec needs a command: hearth exec [options] -- <command …>")
+        }
+        guard let executable = resolveExecutable(name) else { throw ConfigError("exec: command not found: \(name)") }
+        if options.dataPath == nil { options.inMemory = true }
+        options.quiet = true
+        let app = try HearthApp(options: options)
+        let ports = try await app.start()
+        do {
+            var environment = ProcessInfo.processInfo.environment
+            for (key, value) in try await emulatorEnvironment(app, ports) { environment[key] = value }
+            let status = try await runProcess(executable, Array(options.rest.dropFirst()), environment)
+            await app.stop()
+            return status
+        } catch {
+            await app.stop()
+            throw error
+        }
+    }
+
+    /// The variables the command sees, after checking each port accepts connections.
+    /// - Throws: `ConfigError` when a port does not answer within 10 s.
+    static func emulatorEnvironment(_ app: HearthApp, _ ports: HearthApp.BoundPorts) async throws -> [String: String] {
+        var env: [String: String] = ["GCLOUD_PROJECT": app.project, "GOOGLE_CLOUD_PROJECT": app.project]
+        func address(_ host: String, _ port: Int) async throws -> String {
+            let h = connectHost(host)
+            guard await PortProbe.waitUntilAccepting(host: h, port: port) else {
+                throw ConfigError("exec: \(h):\(port) does not accept connections")
+            }
+            return h.contains(":") ? "[\(h)]:\(port)" : "\(h):\(port)"
+        }
+        let firestore = try await address(app.config.firestore.host, ports.firestore)
+        env["FIRESTORE_EMULATOR_HOST"] = firestore
+        env["FIREBASE_FIRESTORE_EMULATOR_ADDRESS"] = firestore
+        if let auth = ports.auth { env["FIREBASE_AUTH_EMULATOR_HOST"] = try await address(app.config.auth.host, auth) }
+        if let hub = ports.hub { env["FIREBASE_EMULATOR_HUB"] = try await address(app.config.hub.host, hub) }
+        return env
+    }
+
+    /// A wildcard bind address becomes the loopback address a client can connect to.
+    static func connectHost(_ host: String) -> String {
+        switch host {
+        case "0.0.0.0", "": return "127.0.0.1"
+        case "::", "[::]": return "::1"
+        default: return host
+        }
+    }
+
+    /// `name` itself when it contains `/`, else the first executable `PATH` entry with that name.
+    static func resolveExecutable(_ name: String) -> String? {
+        if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for dir in path.split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(dir)).appendingPathComponent(name).path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// Runs the child with inherited standard streams and waits for it without blocking a thread.
+    /// - Returns: its exit status, or 128 + the signal that killed it.
+    /// - Throws: when the process cannot be launched.
+    static func runProcess(_ executable: String, _ arguments: [String], _ environment: [String: String]) async throws
+        -> Int32
+    {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
+            process.terminationHandler = { p in
+                let status = p.terminationReason == .uncaughtSignal ? 128 + p.terminationStatus : p.terminationStatus
+                continuation.resume(returning: status)
+            }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(
+                    throwing: ConfigError("exec: cannot run \(executable): \(error.localizedDescription)"))
+            }
+        }
+    }
+}

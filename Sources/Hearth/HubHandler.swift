@@ -1,0 +1,55 @@
+import FirestoreAPI
+import Foundation
+import HTTPServer
+
+/// The emulator hub (default port 4400), as firebase-tools serves it for discovery:
+///
+/// | call | answer |
+/// |---|---|
+/// | `GET /` | locator: `{version, host, port, pid, listen}` |
+/// | `GET /emulators` | `{"<name>": {name, host, port, pid, listen}, …}` for every running emulator |
+/// | `PUT /functions/disableBackgroundTriggers` / `enableBackgroundTriggers` | 200 `{"enabled": bool}` (recorded only) |
+/// | `POST /_admin/export` `{"path": DIR}` | Hearth export to DIR, 200 `{"message":"OK"}`; 403 with an `Origin` header |
+///
+/// `@firebase/rules-unit-testing` reads `GET /emulators` from `FIREBASE_EMULATOR_HUB`.
+/// Source: reference §2.4.
+struct HubHandler: HTTPHandler {
+    let registry: EmulatorRegistry
+    /// Exports the running data to a directory.
+    let export: @Sendable (String) throws -> HearthExport.Summary
+
+    func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        switch (request.method, request.path) {
+        case ("GET", "/"):
+            guard let hub = registry.entry("hub") else { return .json(503, Array(#"{"message":"starting"}"#.utf8)) }
+            var members: [JSONValue.Member] = [.init("version", .string("hearth"))]
+            if case .object(let rest) = EmulatorRegistry.json(hub) { members += rest.filter { $0.key != "name" } }
+            return .json(200, JSONValue.object(members).serialized())
+        case ("GET", "/emulators"):
+            return .json(
+                200,
+                JSONValue.object(registry.all.map { JSONValue.Member($0.name, EmulatorRegistry.json($0)) }).serialized()
+            )
+        case ("PUT", "/functions/disableBackgroundTriggers"):
+            return .json(200, Array(#"{"enabled":false}"#.utf8))
+        case ("PUT", "/functions/enableBackgroundTriggers"):
+            return .json(200, Array(#"{"enabled":true}"#.utf8))
+        case ("POST", "/_admin/export"):
+            if request.headers["origin"] != nil {
+                return .json(403, Array(#"{"message":"Export cannot be triggered by external callers."}"#.utf8))
+            }
+            guard let body = try? JSONValue.parse(request.body), case .string(let path)? = body["path"], !path.isEmpty
+            else {
+                return .json(400, Array(#"{"message":"Export request body must include 'path'."}"#.utf8))
+            }
+            do {
+                _ = try export(path)
+                return .json(200, Array(#"{"message":"OK"}"#.utf8))
+            } catch {
+                return .json(500, JSONValue.object([.init("message", .string("\(error)"))]).serialized())
+            }
+        default:
+            return .json(404, Array(#"{"message":"Not Found"}"#.utf8))
+        }
+    }
+}
