@@ -14,7 +14,7 @@ struct HostileInputTests {
         let d = rs.decide(getRequest("a/b"), access: NoDocumentAccess())
         #expect(!d.allowed)
         #expect(
-            d.explanation.failure?.contains("nested deeper than 400") == true || d.explanation.failure?.contains("1000 expressions") == true
+            d.explanation.failure?.contains("nested deeper than 256") == true || d.explanation.failure?.contains("1000 expressions") == true
         )
     }
 

@@ -20,7 +20,7 @@ public struct RulesLimits: Sendable, Hashable {
     /// Creates limits; the defaults are the documented Firestore ones.
     public init(
         maxExpressions: Int = 1000, maxCallDepth: Int = 20, maxDocumentAccessPerOperation: Int = 10,
-        maxDocumentAccessPerBatch: Int = 20, maxWork: Int = 10_000_000, maxEvaluationDepth: Int = 400
+        maxDocumentAccessPerBatch: Int = 20, maxWork: Int = 10_000_000, maxEvaluationDepth: Int = 256
     ) {
         self.maxExpressions = maxExpressions
         self.maxCallDepth = maxCallDepth
