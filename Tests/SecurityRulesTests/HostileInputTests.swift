@@ -91,6 +91,28 @@ struct HostileInputTests {
         #expect(d.explanation.failure?.contains("more than 512") == true)
     }
 
+    @Test func doublingStringsAndReplacementsHitTheWorkBudget() throws {
+        var functions = "function f20(x) { return x.size() > 0; }\n"
+        for i in stride(from: 19, through: 0, by: -1) { functions += "function f\(i)(x) { return f\(i + 1)(x + x); }\n" }
+        let rs = try Ruleset(source: wrapped("f0(resource.data.s)", functions: functions), fileName: "double")
+        let d = rs.decide(getRequest("a/b", resource: ["s": .string(String(repeating: "x", count: 100_000))]), access: NoDocumentAccess())
+        #expect(!d.allowed)
+        #expect(d.explanation.failure?.contains("work budget") == true)
+        let r = evaluate("s.replace('.', s).size() > 0", ["s": .string(String(repeating: "y", count: 20_000))])
+        guard case .failure(let e) = r else {
+            Issue.record("replace should exhaust the budget, got \(show(r))")
+            return
+        }
+        #expect(e.kind == .fatal)
+    }
+
+    @Test func largeSetEqualityIsLinear() {
+        let big = RulesValue.list((0..<100_000).map { .int(Int64($0)) })
+        let start = ContinuousClock.now
+        #expect(show(evaluate("a.toSet() == a.toSet()", ["a": big])) == "true")
+        #expect(ContinuousClock.now - start < .seconds(10))
+    }
+
     @Test func deeplyNestedDocumentValuesCompare() {
         var v = RulesValue.int(1)
         for _ in 0..<20 { v = .map(RulesMap(["k": v])) }
