@@ -169,7 +169,8 @@ struct SnapshotAccessTests {
         #expect(try access.getAfter(a) == nil)
         #expect(try access.getAfter(b) == written)
         let rs = try Ruleset(
-            source: wrapped("!existsAfter(/databases/$(database)/documents/c/a) && getAfter(/databases/$(database)/documents/c/b).data.n == 2"),
+            source: wrapped(
+                "!existsAfter(/databases/$(database)/documents/c/a) && getAfter(/databases/$(database)/documents/c/b).data.n == 2"),
             fileName: "t")
         #expect(rs.decide(getRequest("x/y"), access: access).allowed)
     }

@@ -1,10 +1,38 @@
 import FirestoreModel
+import Foundation
 import Testing
 
 @testable import SecurityRules
 
 /// Hostile rules and data end in a clear error and a denial, never a hang or a crash.
 struct HostileInputTests {
+    /// Runs `body` on a thread with a 512 KiB stack (the smallest common secondary-thread stack).
+    func onSmallStack<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T? {
+        let box = ResultBox<T>()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            box.value = body()
+            done.signal()
+        }
+        thread.stackSize = 512 * 1024
+        thread.start()
+        done.wait()
+        return box.value
+    }
+
+    @Test func worstCaseWithinLimitsFitsASmallStack() throws {
+        let chain = (0..<150).map { _ in "1" }.joined(separator: " + ")
+        var functions = "function f0(x) { return x + \(chain); }\n"
+        for i in 1...19 { functions += "function f\(i)(x) { return f\(i - 1)(x) + 1 + 1 + 1 + 1 + 1 + 1; }\n" }
+        let rs = try Ruleset(source: wrapped("f19(1) > 0", functions: functions), fileName: "deep")
+        let failure = onSmallStack { rs.decide(getRequest("a/b"), access: NoDocumentAccess()).explanation.failure }
+        #expect(failure??.contains("nested deeper than 160") == true)
+        let nested = String(repeating: "(", count: 39) + "1" + String(repeating: ")", count: 39)
+        #expect(onSmallStack { (try? RulesExpression(nested)) != nil } == true)
+        let tooNested = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
+        #expect(onSmallStack { (try? RulesExpression(tooNested)) == nil } == true)
+    }
+
     @Test func deepEvaluationIsStoppedBeforeTheStackIs() throws {
         // Each function adds a left-deep chain of 150 additions with the next call at the bottom.
         let chain = (0..<149).map { _ in "1" }.joined(separator: " + ")
@@ -14,7 +42,7 @@ struct HostileInputTests {
         let d = rs.decide(getRequest("a/b"), access: NoDocumentAccess())
         #expect(!d.allowed)
         #expect(
-            d.explanation.failure?.contains("nested deeper than 400") == true || d.explanation.failure?.contains("1000 expressions") == true
+            d.explanation.failure?.contains("nested deeper than 160") == true || d.explanation.failure?.contains("1000 expressions") == true
         )
     }
 
@@ -61,6 +89,28 @@ struct HostileInputTests {
         let d = rs.decide(req, access: NoDocumentAccess())
         #expect(!d.allowed)
         #expect(d.explanation.failure?.contains("more than 512") == true)
+    }
+
+    @Test func doublingStringsAndReplacementsHitTheWorkBudget() throws {
+        var functions = "function f20(x) { return x.size() > 0; }\n"
+        for i in stride(from: 19, through: 0, by: -1) { functions += "function f\(i)(x) { return f\(i + 1)(x + x); }\n" }
+        let rs = try Ruleset(source: wrapped("f0(resource.data.s)", functions: functions), fileName: "double")
+        let d = rs.decide(getRequest("a/b", resource: ["s": .string(String(repeating: "x", count: 100_000))]), access: NoDocumentAccess())
+        #expect(!d.allowed)
+        #expect(d.explanation.failure?.contains("work budget") == true)
+        let r = evaluate("s.replace('.', s).size() > 0", ["s": .string(String(repeating: "y", count: 20_000))])
+        guard case .failure(let e) = r else {
+            Issue.record("replace should exhaust the budget, got \(show(r))")
+            return
+        }
+        #expect(e.kind == .fatal)
+    }
+
+    @Test func largeSetEqualityIsLinear() {
+        let big = RulesValue.list((0..<100_000).map { .int(Int64($0)) })
+        let start = ContinuousClock.now
+        #expect(show(evaluate("a.toSet() == a.toSet()", ["a": big])) == "true")
+        #expect(ContinuousClock.now - start < .seconds(10))
     }
 
     @Test func deeplyNestedDocumentValuesCompare() {
@@ -145,4 +195,10 @@ extension RulesExpression {
             return .failure(error)
         }
     }
+}
+
+/// A slot a helper thread fills before signalling; read only after the wait.
+final class ResultBox<T>: @unchecked Sendable {
+    // Safe: written once by the thread before `signal()`, read after `wait()`.
+    var value: T?
 }

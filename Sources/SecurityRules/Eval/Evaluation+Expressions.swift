@@ -2,96 +2,169 @@ import FirestoreModel
 
 /// The tree-walking evaluator: one case per node kind (a closed set), operands evaluated
 /// last-first (reference §3.4), errors thrown as values that `&&`, `||` and `?:` inspect.
+///
+/// Stack discipline: recursion depth is the expression depth, so every frame on the
+/// recursive path is kept small — `evalNode` only dispatches, each node kind is its own
+/// non-inlined function that unpacks its node, and error construction and coverage
+/// recording live out of line (debug builds give a function one slot per local of every case).
 extension Evaluation {
     /// The names that resolve to built-in namespaces when no variable shadows them.
-    static let namespaces: Set<String> = ["math", "hashing", "duration", "timestamp", "latlng", "string"]
+    static let namespaces: Set<String> = ["math", "hashing", "duration", "timestamp", "latlng"]
 
     /// Evaluates `e` in `env`.
     /// - Throws: the expression's error (ordinary, unprovable or fatal).
     func eval(_ e: Expr, _ env: Environment) throws(RulesEvalError) -> RulesValue {
         steps += 1
-        if steps > limits.maxExpressions {
-            throw RulesEvalError("Evaluation exceeded the limit of \(limits.maxExpressions) expressions.", at: e.position, kind: .fatal)
-        }
         depth += 1
         defer { depth -= 1 }
-        if depth > limits.maxEvaluationDepth {
-            throw RulesEvalError("Evaluation nested deeper than \(limits.maxEvaluationDepth) frames.", at: e.position, kind: .fatal)
-        }
+        if steps > limits.maxExpressions || depth > limits.maxEvaluationDepth { throw budgetError(at: e) }
         do {
             let v = try evalNode(e, env)
-            record(e, .success(v))
+            if recording { recordSuccess(e, v) }
             return v
         } catch {
-            record(e, .failure(error))
+            if recording { recordFailure(e, error) }
             throw error
         }
     }
 
-    private func evalNode(_ e: Expr, _ env: Environment) throws(RulesEvalError) -> RulesValue {
-        switch e.kind {
-        case .literal(let v):
-            return v
-        case .identifier(let name):
-            return try lookup(name, env, at: e.position)
-        case .list(let items):
-            return .list(try evalAll(items, env))
-        case .map(let entries):
-            var values: [(String, RulesValue)] = []
-            for entry in entries.reversed() {
-                let v = try eval(entry.value, env)
-                guard case .string(let k) = try eval(entry.key, env) else {
-                    throw RulesEvalError("Map keys must be strings.", at: entry.key.position)
-                }
-                values.append((k, v))
-            }
-            var m: [String: RulesValue] = [:]
-            for (k, v) in values.reversed() { m[k] = v }
-            return .map(RulesMap(m))
-        case .path(let parts):
-            return .path(try evalPath(parts, env))
-        case .unary(let op, let operand):
-            let v = try eval(operand, env)
-            return try Operators.unary(op, v, at: e.position)
-        case .binary(let op, let lhs, let rhs):
-            let r = try eval(rhs, env)
-            let l = try eval(lhs, env)
-            return try Operators.binary(op, l, r, at: e.position, evaluation: self)
-        case .logical(let op, let terms):
-            return try evalLogical(op, terms, env)
-        case .ternary(let c, let a, let b):
-            guard case .bool(let cond) = try eval(c, env) else {
-                throw RulesEvalError("Conditional expression requires a bool condition.", at: c.position)
-            }
-            return try eval(cond ? a : b, env)
-        case .member(let receiver, let name):
-            return try Operators.member(try eval(receiver, env), name, at: e.position)
-        case .index(let receiver, let index):
-            let i = try eval(index, env)
-            return try Operators.index(try eval(receiver, env), i, at: e.position)
-        case .slice(let receiver, let lower, let upper):
-            let u = try upper.map { (x: Expr) throws(RulesEvalError) in try eval(x, env) }
-            let l = try lower.map { (x: Expr) throws(RulesEvalError) in try eval(x, env) }
-            return try Operators.slice(try eval(receiver, env), l, u, at: e.position)
-        case .call(let name, let args):
-            return try evalCall(name, args, env, at: e.position)
-        case .method(let receiver, let name, let args):
-            if case .identifier(let ns) = receiver.kind, Self.namespaces.contains(ns), !isBound(ns, env),
-                let fn = Library.functions[ns + "." + name]
-            {
-                let values = try evalAll(args, env)
-                return try Library.invoke(fn, receiver: nil, args: values, evaluation: self, at: e.position)
-            }
-            let values = try evalAll(args, env)
-            let r = try eval(receiver, env)
-            return try Library.callMethod(name, on: r, args: values, evaluation: self, at: e.position)
-        case .isType(let operand, let type):
-            let v = try eval(operand, env)
-            if case .constraint = v, type != .constraint {
-                throw RulesEvalError("", at: e.position, kind: .unprovable)
-            }
-            return .bool(type.admits(v.kind))
+    /// The fatal error for a spent expression or depth budget (kept out of `eval`'s frame).
+    @inline(never)
+    private func budgetError(at e: Expr) -> RulesEvalError {
+        if steps > limits.maxExpressions {
+            return RulesEvalError("Evaluation exceeded the limit of \(limits.maxExpressions) expressions.", at: e.position, kind: .fatal)
         }
+        return RulesEvalError("Evaluation nested deeper than \(limits.maxEvaluationDepth) frames.", at: e.position, kind: .fatal)
+    }
+
+    /// A node-kind handler: unpacks its node and evaluates it.
+    private typealias Handler = (Evaluation, Expr, Environment) throws(RulesEvalError) -> RulesValue
+
+    /// Picks the handler, then makes the one call: a single call site keeps this frame small.
+    private func evalNode(_ e: Expr, _ env: Environment) throws(RulesEvalError) -> RulesValue {
+        let handler: Handler
+        switch e.kind {
+        case .literal: handler = { ev, e, _ in ev.literal(e) }
+        case .identifier: handler = { ev, e, env throws(RulesEvalError) in try ev.evalIdentifier(e, env) }
+        case .list: handler = { ev, e, env throws(RulesEvalError) in try ev.evalList(e, env) }
+        case .map: handler = { ev, e, env throws(RulesEvalError) in try ev.evalMap(e, env) }
+        case .path: handler = { ev, e, env throws(RulesEvalError) in try ev.evalPath(e, env) }
+        case .unary: handler = { ev, e, env throws(RulesEvalError) in try ev.evalUnary(e, env) }
+        case .binary: handler = { ev, e, env throws(RulesEvalError) in try ev.evalBinary(e, env) }
+        case .logical: handler = { ev, e, env throws(RulesEvalError) in try ev.evalLogical(e, env) }
+        case .ternary: handler = { ev, e, env throws(RulesEvalError) in try ev.evalTernary(e, env) }
+        case .member: handler = { ev, e, env throws(RulesEvalError) in try ev.evalMember(e, env) }
+        case .index: handler = { ev, e, env throws(RulesEvalError) in try ev.evalIndex(e, env) }
+        case .slice: handler = { ev, e, env throws(RulesEvalError) in try ev.evalSlice(e, env) }
+        case .call: handler = { ev, e, env throws(RulesEvalError) in try ev.evalCall(e, env) }
+        case .method: handler = { ev, e, env throws(RulesEvalError) in try ev.evalMethod(e, env) }
+        case .isType: handler = { ev, e, env throws(RulesEvalError) in try ev.evalIsType(e, env) }
+        }
+        return try handler(self, e, env)
+    }
+
+    @inline(never)
+    private func literal(_ e: Expr) -> RulesValue {
+        guard case .literal(let v) = e.kind else { return .null }
+        return v
+    }
+
+    @inline(never)
+    private func evalIdentifier(_ e: Expr, _ env: Environment) throws(RulesEvalError) -> RulesValue {
+        guard case .identifier(let name) = e.kind else { return .null }
+        return try lookup(name, env, at: e.position)
+    }
+
+    @inline(never)
+    private func evalList(_ e: Expr, _ env: Environment) throws(RulesEvalError) -> RulesValue {
+        guard case .list(let items) = e.kind else { return .null }
+        return .list(try evalAll(items, env))
+    }
+
+    @inline(never)
+    private func evalMap(_ e: Expr, _ env: Environment) throws(RulesEvalError) -> RulesValue {
+        guard case .map(let entries) = e.kind else { return .null }
+        var values: [(String, RulesValue)] = []
+        for entry in entries.reversed() {
+            let v = try eval(entry.value, env)
+            guard case .string(let k) = try eval(entry.key, env) else {
+                throw RulesEvalError("Map keys must be strings.", at: entry.key.position)
+            }
+            values.append((k, v))
+        }
+        var m: [String: RulesValue] = [:]
+        for (k, v) in values.reversed() { m[k] = v }
+        return .map(RulesMap(m))
+    }
+
+    @inline(never)
+    private func evalUnary(_ e: Expr, _ env: Environment) throws(RulesEvalError) -> RulesValue {
+        guard case .unary(let op, let operand) = e.kind else { return .null }
+        return try Operators.unary(op, try eval(operand, env), at: e.position)
+    }
+
+    @inline(never)
+    private func evalBinary(_ e: Expr, _ env: Environment) throws(RulesEvalError) -> RulesValue {
+        guard case .binary(let op, let lhs, let rhs) = e.kind else { return .null }
+        let r = try eval(rhs, env)
+        let l = try eval(lhs, env)
+        return try Operators.binary(op, l, r, at: e.position, evaluation: self)
+    }
+
+    @inline(never)
+    private func evalTernary(_ e: Expr, _ env: Environment) throws(RulesEvalError) -> RulesValue {
+        guard case .ternary(let c, let a, let b) = e.kind else { return .null }
+        guard case .bool(let cond) = try eval(c, env) else {
+            throw RulesEvalError("Conditional expression requires a bool condition.", at: c.position)
+        }
+        return try eval(cond ? a : b, env)
+    }
+
+    @inline(never)
+    private func evalMember(_ e: Expr, _ env: Environment) throws(RulesEvalError) -> RulesValue {
+        guard case .member(let receiver, let name) = e.kind else { return .null }
+        return try Operators.member(try eval(receiver, env), name, at: e.position)
+    }
+
+    @inline(never)
+    private func evalIndex(_ e: Expr, _ env: Environment) throws(RulesEvalError) -> RulesValue {
+        guard case .index(let receiver, let index) = e.kind else { return .null }
+        let i = try eval(index, env)
+        return try Operators.index(try eval(receiver, env), i, at: e.position)
+    }
+
+    @inline(never)
+    private func evalSlice(_ e: Expr, _ env: Environment) throws(RulesEvalError) -> RulesValue {
+        guard case .slice(let receiver, let lower, let upper) = e.kind else { return .null }
+        var u: RulesValue?
+        var l: RulesValue?
+        if let upper { u = try eval(upper, env) }
+        if let lower { l = try eval(lower, env) }
+        return try Operators.slice(try eval(receiver, env), l, u, at: e.position)
+    }
+
+    @inline(never)
+    private func evalMethod(_ e: Expr, _ env: Environment) throws(RulesEvalError) -> RulesValue {
+        guard case .method(let receiver, let name, let args) = e.kind else { return .null }
+        if case .identifier(let ns) = receiver.kind, Self.namespaces.contains(ns), !isBound(ns, env),
+            let fn = Library.functions[ns + "." + name]
+        {
+            let values = try evalAll(args, env)
+            return try Library.invoke(fn, receiver: nil, args: values, evaluation: self, at: e.position)
+        }
+        let values = try evalAll(args, env)
+        let r = try eval(receiver, env)
+        return try Library.callMethod(name, on: r, args: values, evaluation: self, at: e.position)
+    }
+
+    @inline(never)
+    private func evalIsType(_ e: Expr, _ env: Environment) throws(RulesEvalError) -> RulesValue {
+        guard case .isType(let operand, let type) = e.kind else { return .null }
+        let v = try eval(operand, env)
+        if case .constraint = v, type != .constraint {
+            throw RulesEvalError("", at: e.position, kind: .unprovable)
+        }
+        return .bool(type.admits(v.kind))
     }
 
     /// Evaluates `items` last-first and returns them in source order.
@@ -125,7 +198,9 @@ extension Evaluation {
     /// `&&` / `||` over a flattened chain (reference §3.5): a deciding operand (`false` for
     /// `&&`, `true` for `||`) wins even over an earlier error; otherwise the left-most error;
     /// fatal errors pass straight through.
-    private func evalLogical(_ op: RulesLogicalOperator, _ terms: [Expr], _ env: Environment) throws(RulesEvalError) -> RulesValue {
+    @inline(never)
+    private func evalLogical(_ e: Expr, _ env: Environment) throws(RulesEvalError) -> RulesValue {
+        guard case .logical(let op, let terms) = e.kind else { return .null }
         let decisive = op == .or
         var firstError: RulesEvalError?
         for t in terms {
@@ -150,7 +225,9 @@ extension Evaluation {
     }
 
     /// Builds a path from literal and `$(…)` parts (reference §2.3).
-    private func evalPath(_ parts: [PathPart], _ env: Environment) throws(RulesEvalError) -> RulesPath {
+    @inline(never)
+    private func evalPath(_ e: Expr, _ env: Environment) throws(RulesEvalError) -> RulesValue {
+        guard case .path(let parts) = e.kind else { return .null }
         var segments: [String] = []
         for part in parts {
             switch part {
@@ -170,13 +247,14 @@ extension Evaluation {
                 }
             }
         }
-        return RulesPath(segments)
+        return .path(RulesPath(segments))
     }
 
     /// A call by name: innermost user function, else a global built-in (reference §1, §4.13).
-    private func evalCall(_ name: String, _ args: [Expr], _ env: Environment, at position: SourcePosition) throws(RulesEvalError)
-        -> RulesValue
-    {
+    @inline(never)
+    private func evalCall(_ e: Expr, _ env: Environment) throws(RulesEvalError) -> RulesValue {
+        guard case .call(let name, let args) = e.kind else { return .null }
+        let position = e.position
         if let (fn, declaringScope) = program.resolveFunction(name, from: env.scope) {
             let values = try evalAll(args, env)
             return try callUser(fn, declaringScope: declaringScope, args: values, caller: env, at: position)
@@ -198,7 +276,12 @@ extension Evaluation {
                 "Function \(fn.name) expects \(fn.parameters.count) argument(s), got \(args.count).", at: position)
         }
         callDepth += 1
-        defer { callDepth -= 1 }
+        // A call's own frames cost about two expression levels of stack.
+        depth += 2
+        defer {
+            callDepth -= 1
+            depth -= 2
+        }
         if callDepth > limits.maxCallDepth {
             throw RulesEvalError("Function call depth exceeded the limit of \(limits.maxCallDepth).", at: position, kind: .fatal)
         }

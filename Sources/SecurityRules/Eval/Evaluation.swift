@@ -128,6 +128,17 @@ final class Evaluation {
         return doc
     }
 
+    /// True when results are recorded (coverage counters or an explanation trace).
+    var recording: Bool { coverage != nil || trace != nil }
+
+    /// Records a value of `e` for coverage and tracing.
+    @inline(never)
+    func recordSuccess(_ e: Expr, _ v: RulesValue) { record(e, .success(v)) }
+
+    /// Records an error of `e` for coverage and tracing.
+    @inline(never)
+    func recordFailure(_ e: Expr, _ error: RulesEvalError) { record(e, .failure(error)) }
+
     /// Records one outcome of `e` for coverage and tracing.
     func record(_ e: Expr, _ outcome: Result<RulesValue, RulesEvalError>) {
         if coverage != nil {

@@ -42,7 +42,12 @@ enum Operators {
             // would judge documents by fields nobody pinned.
             if l.containsPartialMap || r.containsPartialMap { throw RulesEvalError("", at: p, kind: .unprovable) }
             return .bool(RulesValue.rulesEqual(l, r) == (op == .equal))
-        case .add: return try add(l, r, at: p)
+        case .add:
+            if case .string(let a) = l, case .string(let b) = r {
+                // Concatenation copies: charge it, so nested doubling cannot exhaust memory.
+                try evaluation.charge((a.utf8.count + b.utf8.count) / 4, at: p)
+            }
+            return try add(l, r, at: p)
         case .subtract: return try subtract(l, r, at: p)
         case .multiply, .divide, .modulo: return try multiplicative(op, l, r, at: p)
         case .less, .lessOrEqual, .greater, .greaterOrEqual:

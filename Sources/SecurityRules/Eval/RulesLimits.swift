@@ -14,13 +14,14 @@ public struct RulesLimits: Sendable, Hashable {
     public var maxDocumentAccessPerBatch: Int
     /// Library work units per request (one unit ≈ one element visited or one regex step).
     public var maxWork: Int
-    /// Nested expression frames on the interpreter's stack.
+    /// Nested expression frames on the interpreter's stack (a function call counts 2). The
+    /// default keeps a decision under 512 KiB of stack even in debug builds.
     public var maxEvaluationDepth: Int
 
     /// Creates limits; the defaults are the documented Firestore ones.
     public init(
         maxExpressions: Int = 1000, maxCallDepth: Int = 20, maxDocumentAccessPerOperation: Int = 10,
-        maxDocumentAccessPerBatch: Int = 20, maxWork: Int = 10_000_000, maxEvaluationDepth: Int = 400
+        maxDocumentAccessPerBatch: Int = 20, maxWork: Int = 10_000_000, maxEvaluationDepth: Int = 160
     ) {
         self.maxExpressions = maxExpressions
         self.maxCallDepth = maxCallDepth

@@ -45,7 +45,16 @@ extension RulesValue {
             return true
         case (.set(let x), .set(let y)):
             guard x.elements.count == y.elements.count else { return false }
-            return x.elements.allSatisfy { e in y.elements.contains { deepNumericEqual(e, $0) } }
+            // Hashed, so comparing large sets stays linear; an element holding NaN equals nothing.
+            var keys = Set<RulesValueKey>()
+            for e in x.elements {
+                guard let k = RulesValueKey(e, numbersByValueAtDepth: true) else { return false }
+                keys.insert(k)
+            }
+            for e in y.elements {
+                guard let k = RulesValueKey(e, numbersByValueAtDepth: true), keys.contains(k) else { return false }
+            }
+            return true
         case (.path(let x), .path(let y)): return x.segments == y.segments
         case (.timestamp(let x), .timestamp(let y)): return x == y
         case (.duration(let x), .duration(let y)): return x == y

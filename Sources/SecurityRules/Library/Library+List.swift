@@ -75,7 +75,8 @@ extension Library {
             c throws(RulesEvalError) in
             let other = try c.list(0)
             let mine = receiverList(c)
-            try c.charge(mine.count + other.count)
+            // Building a new list: charged more than a scan, so nested doubling stays small.
+            try c.charge(8 * (mine.count + other.count))
             return .list(mine + other)
         },
         Builtin(

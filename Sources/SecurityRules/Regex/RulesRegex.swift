@@ -61,6 +61,9 @@ enum RulesRegex {
             for k in a..<b { if let u = Unicode.Scalar(input[k]) { out.append(u) } }
         }
         for caps in matches {
+            // The output can outgrow the input (every match may insert a long replacement).
+            budget -= rep.count + (caps[0] - last)
+            if budget < 0 { throw .exhausted }
             append(last, caps[0])
             var k = 0
             while k < rep.count {

@@ -9,7 +9,7 @@ struct Parser {
     struct Abort: Error {}
 
     /// Deepest nesting of parenthesised / prefixed sub-expressions accepted.
-    static let maxNesting = 64
+    static let maxNesting = 40
     /// Tallest expression tree accepted (bounds evaluator recursion).
     static let maxHeight = 160
 
