@@ -22,6 +22,7 @@ let package = Package(
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
         .target(name: "FirestoreModel", swiftSettings: strict),
+        .target(name: "DeterministicRandom", swiftSettings: strict),
         .target(name: "DocumentStore", dependencies: ["FirestoreModel", "CSQLite"], swiftSettings: strict),
         .target(name: "SecurityRules", dependencies: ["FirestoreModel", "COpenSSL"], swiftSettings: strict),
         .target(
@@ -38,7 +39,7 @@ let package = Package(
         .target(
             name: "AuthEmulator", dependencies: ["FirestoreModel", "HTTPServer", "FirestoreAPI", "DocumentStore", "COpenSSL"],
             swiftSettings: strict),
-        .target(name: "ShoutsBackend", dependencies: ["Functions", "FirestoreModel"], swiftSettings: strict),
+        .target(name: "ShoutsBackend", dependencies: ["Functions", "FirestoreModel", "DeterministicRandom"], swiftSettings: strict),
         .target(
             name: "Hearth",
             dependencies: [
@@ -52,14 +53,14 @@ let package = Package(
             swiftSettings: strict),
 
         .testTarget(name: "FirestoreModelTests", dependencies: ["FirestoreModel"], swiftSettings: strict),
-        .testTarget(name: "DocumentStoreTests", dependencies: ["DocumentStore"], swiftSettings: strict),
+        .testTarget(name: "DocumentStoreTests", dependencies: ["DocumentStore", "DeterministicRandom"], swiftSettings: strict),
         .testTarget(name: "SecurityRulesTests", dependencies: ["SecurityRules"], swiftSettings: strict),
         .testTarget(name: "FirestoreEngineTests", dependencies: ["FirestoreEngine"], swiftSettings: strict),
-        .testTarget(name: "ProtoWireTests", dependencies: ["ProtoWire"], swiftSettings: strict),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
-        .testTarget(name: "FirestoreAPITests", dependencies: ["FirestoreAPI", "Hearth"], swiftSettings: strict),
+        .testTarget(name: "ProtoWireTests", dependencies: ["ProtoWire", "DeterministicRandom"], swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "DeterministicRandom"], swiftSettings: strict),
+        .testTarget(name: "FirestoreAPITests", dependencies: ["FirestoreAPI", "Hearth", "DeterministicRandom"], swiftSettings: strict),
         .testTarget(name: "AuthEmulatorTests", dependencies: ["AuthEmulator", "Hearth"], swiftSettings: strict),
-        .testTarget(name: "ShoutsBackendTests", dependencies: ["ShoutsBackend", "Hearth"], swiftSettings: strict),
+        .testTarget(name: "ShoutsBackendTests", dependencies: ["ShoutsBackend", "Hearth", "DeterministicRandom"], swiftSettings: strict),
         .testTarget(
             name: "FunctionsTests",
             dependencies: ["Functions", "FirestoreEngine", "DocumentStore", "FirestoreModel", "HTTPServer"],

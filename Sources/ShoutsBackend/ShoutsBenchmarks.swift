@@ -1,3 +1,4 @@
+import DeterministicRandom
 import FirestoreEngine
 import Foundation
 import FirestoreModel
@@ -52,7 +53,7 @@ public enum ShoutsBenchmarks {
     static func seedPresence(recipients: Int, total: Int, center: GeoLocation, host: FunctionsHost)
         throws(FirestoreError)
     {
-        var rng = BenchmarkRandom(seed: 0x5EED)
+        var rng = SplitMix64(seed: 0x5EED)
         let now = host.clock()
         let stale = RecipientSelection.subtracting(.seconds(600), from: now)
         let presence = host.admin.collection(ShoutsCollections.presence)
@@ -90,18 +91,3 @@ public enum ShoutsBenchmarks {
     }
 }
 
-/// SplitMix64, a tiny seeded generator, so benchmark workloads are identical run to run.
-struct BenchmarkRandom: RandomNumberGenerator {
-    /// The generator state.
-    var state: UInt64
-    /// A generator starting at `seed`.
-    init(seed: UInt64) { state = seed }
-    /// The next 64 random bits.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,3 +1,4 @@
+import DeterministicRandom
 import Testing
 
 @testable import DocumentStore
@@ -11,7 +12,7 @@ import Testing
         var gen: ValueGenerator
         var documents: [ResourcePath: Document] = [:]
 
-        init(seed: UInt64) { gen = ValueGenerator(rng: SeededRandom(seed: seed)) }
+        init(seed: UInt64) { gen = ValueGenerator(rng: SplitMix64(seed: seed)) }
 
         static let fields = [FieldPath(["a"]), FieldPath(["b"]), FieldPath(["m", "x"]), FieldPath(["arr"])]
 

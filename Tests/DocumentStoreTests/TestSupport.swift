@@ -1,3 +1,4 @@
+import DeterministicRandom
 import Foundation
 import Testing
 
@@ -44,22 +45,10 @@ func doc(_ p: String, _ fields: [String: Value] = [:], time: Int64 = 1) -> Docum
 
 func ref(_ p: String, in db: DatabaseID = testDB) -> Value { .reference(db.resourceName(path(p))) }
 
-/// SplitMix64: a tiny deterministic generator so every run sees the same random cases.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Random values of every type, biased towards collisions and edge cases.
 struct ValueGenerator {
-    var rng: SeededRandom
+    var rng: SplitMix64
 
     mutating func pick<T>(_ options: [T]) -> T { options[Int.random(in: 0..<options.count, using: &rng)] }
     mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }

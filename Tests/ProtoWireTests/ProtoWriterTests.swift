@@ -1,3 +1,4 @@
+import DeterministicRandom
 import Testing
 
 @testable import ProtoWire

@@ -1,3 +1,4 @@
+import DeterministicRandom
 import FirestoreModel
 import Testing
 

@@ -1,17 +1,5 @@
-/// Deterministic random numbers for reproducible "random split" tests.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
+import DeterministicRandom
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// How a test feeds its input to a codec (STYLE principle 1: whole, byte by byte, random splits).
 enum FeedSplit: CustomStringConvertible, Sendable {
