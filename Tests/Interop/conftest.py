@@ -102,6 +102,18 @@ def _wait_ready(process: subprocess.Popen, hearth: Hearth) -> None:
     raise RuntimeError(f"hearth not ready after {STARTUP_TIMEOUT_S} s (last answer {last!r}):\n{hearth.log_tail()}")
 
 
+_running: list[Hearth] = []
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Adds the tail of Hearth's log to the report of a failed test."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed and _running:
+        report.sections.append(("hearth log (tail)", _running[0].log_tail()))
+
+
 @pytest.fixture(scope="session")
 def hearth(tmp_path_factory):
     """Starts one Hearth in memory on a free port for the whole session; stops it with SIGTERM."""
@@ -119,6 +131,7 @@ def hearth(tmp_path_factory):
         cwd=workdir, stdout=log, stderr=subprocess.STDOUT,
     )
     server = Hearth(host=f"127.0.0.1:{port}", log_path=log_path)
+    _running.append(server)
     saved = {k: os.environ.get(k) for k in ("FIRESTORE_EMULATOR_HOST", "GCLOUD_PROJECT")}
     try:
         _wait_ready(process, server)
