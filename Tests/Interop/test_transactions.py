@@ -56,7 +56,7 @@ def test_transaction_query_read_and_create(client):
     }
 
 
-def test_conflicting_write_aborts_and_the_retry_succeeds(client, project):
+def test_conflicting_write_aborts_and_the_retry_succeeds(client):
     ref = client.collection("c").document("counter")
     ref.set({"n": 0})
     attempts = []
