@@ -24,6 +24,12 @@ enum QueryPlanner {
         let scope: SingleFieldIndex.QueryScope = query.allDescendants ? .collectionGroup : .collection
         let conjuncts = query.filter.map(flattenAnd) ?? []
         let first = order.first ?? Order(.documentKey)
+        if query.allDescendants && query.collectionID.isEmpty {
+            // Every collection under the parent (the clients' `recursive()` query): no field
+            // index spans collections, so read documents in name order.
+            return orderScan(order: [Order(.documentKey, first.field.isDocumentKey ? first.direction : .ascending)],
+                query: query, target: target, scope: scope, database: database)
+        }
 
         var best: Candidate?
         for leaf in conjuncts {

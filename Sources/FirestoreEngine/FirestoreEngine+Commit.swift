@@ -38,6 +38,11 @@ extension FirestoreEngine {
             let snapshot = try store.snapshot()
             defer { snapshot.close() }
             if let tx, case .readWrite = tx.mode {
+                // Give way to a retrying transaction that read what this one writes (the
+                // retry's "place in line", as production's lock queue gives it).
+                if !tx.hasPriority, transactions.retryHasRead(any: Set(writes.map(\.path)), in: database) {
+                    throw .aborted("Too much contention on these documents. Please try again.")
+                }
                 for (path, version) in tx.readVersions {
                     let current = try snapshot.document(path, in: database)
                     if current?.updateTime != version {

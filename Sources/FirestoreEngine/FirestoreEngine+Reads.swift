@@ -116,10 +116,11 @@ extension FirestoreEngine {
     /// Number of open (unexpired) transactions.
     public var openTransactionCount: Int { transactions.count }
 
-    /// Rollback: forgets the transaction.
-    /// - Throws: `.invalidArgument` when it is unknown or expired.
+    /// Rollback: forgets the transaction. Rolling back one that is unknown, expired or already
+    /// finished (e.g. by a failed commit) succeeds: clients roll back after every failed commit
+    /// and must then see the commit's own error, not the rollback's.
     public func rollback(_ transaction: [UInt8], in database: DatabaseID) throws(FirestoreError) {
-        _ = try transactions.take(transaction, database: database)
+        _ = try? transactions.take(transaction, database: database)
     }
 
     /// Opens a store snapshot and the read time it reflects, under the writer lock so no

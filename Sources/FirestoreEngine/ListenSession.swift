@@ -96,6 +96,7 @@ struct ListenRoutes {
         var out = byDocument[database]?[path] ?? []
         out.formUnion(byCollection[database]?[path.parent] ?? [])
         out.formUnion(byGroup[database]?[path.parent.lastSegment] ?? [])
+        out.formUnion(byGroup[database]?[""] ?? [])  // Targets over every collection.
         return out
     }
 }

@@ -25,6 +25,13 @@ final class TransactionRegistry: Sendable {
         var readTime: Timestamp?
         var created: Timestamp
         var lastUsed: Timestamp
+
+        /// A retry (`retryTransaction` set) keeps its "place in line": while it is active, a
+        /// competing first-attempt transaction that writes what it read is aborted instead.
+        var hasPriority: Bool {
+            if case .readWrite(let retrying?) = mode { return !retrying.isEmpty }
+            return false
+        }
     }
 
     /// A held read-only snapshot.
@@ -93,6 +100,21 @@ final class TransactionRegistry: Sendable {
             }
             table[id] = nil
             return e
+        }
+    }
+
+    /// How long a retrying transaction keeps priority after its last use (a crashed client
+    /// must not block writers for the whole 60 s idle timeout).
+    static let priorityHoldMicros: Int64 = 10_000_000
+
+    /// True when an active retrying transaction of `database` has read one of `paths`.
+    func retryHasRead(any paths: Set<ResourcePath>, in database: DatabaseID) -> Bool {
+        let now = clock().microseconds
+        return entries.withLock { table in
+            table.values.contains { e in
+                e.database == database && e.hasPriority && now - e.lastUsed.microseconds < Self.priorityHoldMicros
+                    && e.readVersions.keys.contains(where: paths.contains)
+            }
         }
     }
 

@@ -53,8 +53,15 @@ public struct QueryTarget: Sendable, Hashable {
     }
 
     /// True when `path` (a document) is in the queried collection(s).
+    ///
+    /// A collection-group query with an empty collection id spans every collection under the
+    /// parent (the clients' `recursive()` listing).
     public func contains(_ path: ResourcePath) -> Bool {
-        guard path.isDocument, path.parent.lastSegment == query.collectionID else { return false }
+        guard path.isDocument else { return false }
+        if query.allDescendants && query.collectionID.isEmpty {
+            return parent.isPrefix(of: path) && path.segments.count > parent.segments.count
+        }
+        guard path.parent.lastSegment == query.collectionID else { return false }
         if query.allDescendants { return parent.isPrefix(of: path) && path.segments.count > parent.segments.count }
         return path.parent.parent == parent
     }

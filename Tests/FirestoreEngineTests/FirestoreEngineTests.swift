@@ -225,3 +225,38 @@ import Testing
         #expect(throws: FirestoreError.self) { try e.commit([w], in: db, auth: .admin) }
     }
 }
+
+@Suite struct TransactionRetryTests {
+    @Test func rollbackAfterAFailedCommitSucceeds() throws {
+        let e = try makeEngine()
+        let t = try e.beginTransaction(in: db, mode: .readWrite(retrying: nil))
+        var w = set("c/missing", [:])
+        w.currentDocument = .exists(true)
+        #expect(throws: FirestoreError.self) { try e.commit([w], in: db, transaction: t, auth: .admin) }
+        // The client rolls back after every failed commit; the commit's own error must stand.
+        try e.rollback(t, in: db)
+        try e.rollback([9, 9, 9], in: db)
+    }
+
+    @Test func aRetryKeepsItsPlaceInLine() throws {
+        let e = try makeEngine()
+        _ = try e.commit([set("c/x", ["v": .integer(0)])], in: db, auth: .admin)
+        let first = try e.beginTransaction(in: db, mode: .readWrite(retrying: nil))
+        _ = try e.getDocument(path("c/x"), in: db, consistency: .transaction(first), auth: .admin)
+        _ = try e.commit([set("c/x", ["v": .integer(1)])], in: db, auth: .admin)
+        #expect(throws: FirestoreError.self) { try e.commit([set("c/x", [:])], in: db, transaction: first, auth: .admin) }
+
+        let retry = try e.beginTransaction(in: db, mode: .readWrite(retrying: first))
+        _ = try e.getDocument(path("c/x"), in: db, consistency: .transaction(retry), auth: .admin)
+        let rival = try e.beginTransaction(in: db, mode: .readWrite(retrying: nil))
+        _ = try e.getDocument(path("c/x"), in: db, consistency: .transaction(rival), auth: .admin)
+        do {
+            _ = try e.commit([set("c/x", ["v": .integer(99)])], in: db, transaction: rival, auth: .admin)
+            Issue.record("a first attempt must give way to the retry that read the same document")
+        } catch {
+            #expect(error.code == .aborted)
+        }
+        _ = try e.commit([set("c/x", ["v": .integer(2)])], in: db, transaction: retry, auth: .admin)
+        #expect(try e.getDocument(path("c/x"), in: db, auth: .admin).value.fields["v"] == .integer(2))
+    }
+}

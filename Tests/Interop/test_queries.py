@@ -254,9 +254,6 @@ def test_bulk_writer_is_not_atomic(client):
     assert sorted(s.id for s in col.stream()) == [f"s{i:02}" for i in range(30)]
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="hearth bug: a kindless all-descendants query "
-                   "(from: [{all_descendants: true}] without collection_id) matches nothing, so "
-                   "recursive() finds nothing and recursive_delete() deletes nothing")
 def test_recursive_query_and_recursive_delete(client):
     batch = client.batch()
     for path in ("rooms/a", "rooms/b", "rooms/a/msgs/m1", "rooms/a/msgs/m1/reactions/r",

@@ -133,8 +133,6 @@ def test_two_threads_increment_one_counter(client):
     assert elapsed < 10, f"40 contended transactions took {elapsed:.1f} s"
 
 
-@pytest.mark.xfail(strict=True, raises=exceptions.InvalidArgument, reason="hearth bug: a failed transactional Commit forgets the transaction, "
-                   "so the client's Rollback gets INVALID_ARGUMENT, which replaces the real error")
 def test_failed_transactional_commit_reports_its_own_error(client):
     missing = client.collection("tx").document("missing")
 
@@ -147,8 +145,6 @@ def test_failed_transactional_commit_reports_its_own_error(client):
         update_missing(client.transaction())
 
 
-@pytest.mark.xfail(strict=True, raises=exceptions.InvalidArgument, reason="hearth bug: Rollback after an ABORTED Commit answers INVALID_ARGUMENT, "
-                   "hiding the client's 'Failed to commit transaction in N attempts'")
 def test_exhausted_retries_report_failed_to_commit(client):
     ref = client.collection("tx").document("busy")
     ref.set({"n": 0})
@@ -163,8 +159,6 @@ def test_exhausted_retries_report_failed_to_commit(client):
         always_conflicts(client.transaction(max_attempts=2))
 
 
-@pytest.mark.xfail(strict=True, raises=exceptions.Aborted, reason="hearth bug: BeginTransaction.read_write.retry_transaction gives the "
-                   "retry no priority, so a steady competitor aborts it again and again")
 def test_retried_transaction_keeps_its_place_in_line(project, gapic):
     """The Python client retries an ABORTED transaction at once, without backoff, naming
     the old id in `retry_transaction` "to preserve its spot in line" (transaction.py); a

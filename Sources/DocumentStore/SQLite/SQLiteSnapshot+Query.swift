@@ -78,6 +78,8 @@ extension SQLiteSnapshot {
     ) throws {
         let query = target.query
         let group = query.allDescendants
+        // `allDescendants` with no collection id: every collection under the parent.
+        let allCollections = group && query.collectionID.isEmpty
         let collectionKey = OrderedKey.path(target.parent.appending(query.collectionID))
         // A collection group under a document: only paths below that document.
         let subtree: KeyRange? =
@@ -96,7 +98,8 @@ extension SQLiteSnapshot {
             let dir = direction == .ascending ? "ASC" : "DESC"
             let sql = """
                 SELECT d.path, \(SQLiteSchema.documentColumns) FROM documents AS d
-                WHERE d.db = ?1 AND \(group ? "d.collection_id" : "d.parent") = ?2\(Self.bounds("d.path", range, 3, 4))
+                WHERE d.db = ?1 AND \(allCollections ? "?2 = ?2" : group ? "d.collection_id = ?2" : "d.parent = ?2")\
+                \(Self.bounds("d.path", range, 3, 4))
                 ORDER BY d.path \(dir)
                 """
             let select = try connection.prepare(sql)
