@@ -38,7 +38,8 @@ struct DemoAppClient: Sendable {
         let googleToken =
             BearerToken.base64URLEncode(Data(#"{"alg":"none","typ":"JWT"}"#.utf8)) + "."
             + BearerToken.base64URLEncode(Data(claims.serialized())) + "."
-        let form = "providerId=google.com&id_token=" + (googleToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? googleToken)
+        let escaped = googleToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? googleToken
+        let form = "providerId=google.com&id_token=" + escaped
         let reply = try await http.send(
             "POST", port: port, "/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=demo-api-key",
             json: .object([
