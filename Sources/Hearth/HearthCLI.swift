@@ -19,6 +19,8 @@ public enum HearthCLI {
                 status = try await ExecCommand.run(Array(args.dropFirst()))
             case "export":
                 status = try ExportCommand.run(Array(args.dropFirst()))
+            case "demo":
+                status = try await DemoCommand.run(Array(args.dropFirst()))
             case nil, "help", "--help", "-h":
                 print(usage)
                 status = args.isEmpty ? 2 : 0
@@ -49,6 +51,7 @@ public enum HearthCLI {
               FIREBASE_AUTH_EMULATOR_HOST, FIREBASE_EMULATOR_HUB, GCLOUD_PROJECT set; exit with its status.
           export DIR [--config firebase.json] [--data FILE] [--project ID] [--database ID]
               Write the data file's documents and Auth accounts to DIR (Hearth export format).
+          demo [--config firebase.json] [--keep]   Play the app's traffic on in-memory emulators; report.
           rules test DIR
               Run the rules test suites in DIR in-process; non-zero exit on any failure.
         """

@@ -1,0 +1,60 @@
+import FirestoreAPI
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The HTTP client of `hearth demo`: one JSON request per connection to a port on `host`,
+/// through Foundation's URL loading system — a client outside Hearth, as the app's SDKs are.
+///
+/// Every request says `Connection: close`, so no idle keep-alive connection is left for
+/// `HearthApp.stop()` to wait on.
+struct DemoHTTPClient: Sendable {
+    /// The address the emulators listen on (a loopback address).
+    let host: String
+
+    /// One answer: status, body, and the body parsed as JSON (`.null` when it is not JSON).
+    struct Reply: Sendable {
+        /// HTTP status code.
+        var status: Int
+        /// Raw body.
+        var body: [UInt8]
+        /// The body as JSON, `.null` when it does not parse.
+        var json: JSONValue { (try? JSONValue.parse(body)) ?? .null }
+        /// The body as text.
+        var text: String { String(decoding: body, as: UTF8.self) }
+        /// `error.status` of a Firestore or callable error body (`RESOURCE_EXHAUSTED`).
+        var errorStatus: String? { DemoFields.string(json["error"]?["status"]) }
+        /// `error.message` of an error body.
+        var errorMessage: String? { DemoFields.string(json["error"]?["message"]) }
+    }
+
+    /// Sends `method` to `http://host:port` + `path` with an optional JSON body and bearer.
+    /// - Parameters:
+    ///   - path: absolute path with query, already percent-encoded.
+    ///   - bearer: sent as `Authorization: Bearer …` when not nil (`owner`, an ID token).
+    /// - Throws: `DemoError` when the URL is malformed or the connection fails.
+    func send(_ method: String, port: Int, _ path: String, json: JSONValue? = nil, bearer: String? = nil)
+        async throws -> Reply
+    {
+        let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        guard let url = URL(string: "http://\(authority)\(path)") else {
+            throw DemoError("cannot form a URL from \(authority) and \(path)")
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.setValue("close", forHTTPHeaderField: "Connection")
+        if let json {
+            request.httpBody = Data(json.serialized())
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
+        do {
+            let (data, response) = try await URLSession.shared.data(for: request)
+            return Reply(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: Array(data))
+        } catch {
+            throw DemoError("\(method) \(url.absoluteString) failed: \(error.localizedDescription)")
+        }
+    }
+}
