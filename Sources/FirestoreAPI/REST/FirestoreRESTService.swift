@@ -67,6 +67,9 @@ public struct FirestoreRESTService: Sendable {
             return try partitionQuery(route, try body(request))
         case ("POST", "listCollectionIds") where route.path.segments.isEmpty || route.path.isDocument:
             return try listCollectionIDs(route, try body(request), auth: auth)
+        case ("PATCH", nil), ("DELETE", nil):
+            throw FirestoreError(
+                .invalidArgument, "Document name \"\(db.resourceName(route.path))\" has odd number of segments.")
         case ("POST", "listen"), ("POST", "write"):
             throw FirestoreError(
                 .unimplemented, "The \(route.verb ?? "") stream is served over gRPC (HTTP/2) on this port, not REST.")
