@@ -26,7 +26,7 @@ struct BenchOptions: Sendable {
     /// Measured part of each `wrk` run.
     var duration: Duration = .seconds(3)
     /// Discarded `wrk` run before each measured one (connection set-up, JIT, index builds).
-    var warmup: Duration = .seconds(1)
+    var warmup: Duration = .seconds(2)
     /// Keep-alive connections `wrk` holds open.
     var connections = 16
     /// `wrk` threads.

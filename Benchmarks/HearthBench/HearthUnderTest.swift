@@ -2,8 +2,9 @@ import Foundation
 import Hearth
 
 /// Hearth started in-process, the way `hearth start` runs it: SQLite store in a scratch file
-/// (`synchronous=FULL`, the default), no rules file (open rules; the load uses
-/// `Bearer owner` anyway), request log off, Firestore on an ephemeral loopback port.
+/// (`synchronous=FULL`, the default) or `--in-memory` (a private temporary SQLite file with
+/// `synchronous=OFF`), no rules file (open rules; the load uses `Bearer owner` anyway),
+/// request log off, Firestore on an ephemeral loopback port.
 final class HearthUnderTest: Sendable {
     /// The running app.
     let app: HearthApp
@@ -12,8 +13,8 @@ final class HearthUnderTest: Sendable {
 
     /// Writes an empty `firebase.json` in `directory`, opens the store there and starts serving.
     /// - Throws: `BenchError.childFailed` when Hearth cannot start.
-    init(directory: URL) async throws(BenchError) {
-        let dir = directory.appendingPathComponent("hearth")
+    init(directory: URL, inMemory: Bool = false) async throws(BenchError) {
+        let dir = directory.appendingPathComponent(inMemory ? "hearth-in-memory" : "hearth")
         var options = StartOptions()
         options.project = "bench"
         options.configPath = dir.appendingPathComponent("firebase.json").path
@@ -21,6 +22,7 @@ final class HearthUnderTest: Sendable {
         options.host = "127.0.0.1"
         options.firestorePort = 0
         options.quiet = true
+        options.inMemory = inMemory
         do {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             try Data("{}".utf8).write(to: dir.appendingPathComponent("firebase.json"))

@@ -64,9 +64,12 @@ struct Wrk: Sendable {
     /// - Throws: `BenchError.childFailed` when wrk fails; `.badResponse` when most responses were errors.
     func measure(_ workload: Workload, baseURL: String) async throws(BenchError) -> Result {
         _ = try await run(workload, baseURL: baseURL, duration: options.warmup, tag: "w")
+        try await drain(workload, baseURL: baseURL)
         var result = try await run(workload, baseURL: baseURL, duration: options.duration, tag: "m")
+        try await drain(workload, baseURL: baseURL)
         if result.requests < Self.minimumRequests, Self.extendedDuration > options.duration {
             result = try await run(workload, baseURL: baseURL, duration: Self.extendedDuration, tag: "x")
+            try await drain(workload, baseURL: baseURL)
         }
         if result.requests == 0 {
             throw .badResponse("no request completed within \(Int(result.duration.seconds.rounded())) s")
@@ -75,6 +78,24 @@ struct Wrk: Sendable {
             throw .badResponse("\(result.non2xx) of \(result.requests) responses were not 2xx")
         }
         return result
+    }
+
+    /// Waits until the server has worked off what `wrk` left in flight when it stopped (wrk
+    /// closes its connections without waiting, and a slow server keeps computing those answers):
+    /// sends one request of the same kind at a time until one takes no longer than 1.5× the
+    /// fastest seen (or 50 ms), at least twice and at most 20 times.
+    /// - Throws: `BenchError.badResponse` when a request fails.
+    private func drain(_ workload: Workload, baseURL: String) async throws(BenchError) {
+        let clock = ContinuousClock()
+        var fastest = Duration.seconds(3600)
+        for attempt in 0..<20 {
+            let body = workload.uniqueMarker.flatMap { marker in workload.body?.replacingOccurrences(of: marker, with: "drain-\(UUID().uuidString)") }
+            let start = clock.now
+            _ = try await SimpleHTTP.send(workload.method, baseURL + workload.path, json: body ?? workload.body, timeout: .seconds(180))
+            let took = clock.now - start
+            if attempt > 0, took <= max(.milliseconds(50), fastest * 1.5) { return }
+            fastest = min(fastest, took)
+        }
     }
 
     private func run(_ workload: Workload, baseURL: String, duration: Duration, tag: String) async throws(BenchError) -> Result {
