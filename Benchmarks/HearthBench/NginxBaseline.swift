@@ -30,7 +30,7 @@ final class NginxBaseline: Sendable {
         }
         let config = Self.configuration(directory: dir.path, port: port, commitBody: commitBody)
         do {
-            for sub in ["", "html", "tmp"] {
+            for sub in ["", "html", "temp"] {
                 try FileManager.default.createDirectory(at: dir.appendingPathComponent(sub), withIntermediateDirectories: true)
             }
             try getBody.write(to: dir.appendingPathComponent("html/get.json"))
@@ -66,11 +66,11 @@ final class NginxBaseline: Sendable {
             events { worker_connections 4096; }
             http {
                 access_log off;
-                client_body_temp_path \(directory)/tmp/body;
-                proxy_temp_path \(directory)/tmp/proxy;
-                fastcgi_temp_path \(directory)/tmp/fastcgi;
-                uwsgi_temp_path \(directory)/tmp/uwsgi;
-                scgi_temp_path \(directory)/tmp/scgi;
+                client_body_temp_path \(directory)/temp/body;
+                proxy_temp_path \(directory)/temp/proxy;
+                fastcgi_temp_path \(directory)/temp/fastcgi;
+                uwsgi_temp_path \(directory)/temp/uwsgi;
+                scgi_temp_path \(directory)/temp/scgi;
                 keepalive_requests 100000000;
                 keepalive_timeout 120s;
                 server {
