@@ -40,7 +40,9 @@ struct Figure: Sendable, Codable, Equatable {
 
 /// One cell of a report table: a figure, or why there is none.
 enum Cell: Sendable, Codable, Equatable {
+    /// A figure measured in this run.
     case measured(Figure)
+    /// No figure; the text says why (`failed`, `not available (gcloud not installed)`, …).
     case unavailable(String)
 
     /// The figure, if measured.
