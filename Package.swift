@@ -49,7 +49,9 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(name: "hearth", dependencies: ["Hearth"], swiftSettings: strict),
         .executableTarget(
-            name: "HearthBench", dependencies: ["Hearth", "CSQLite"], path: "Benchmarks/HearthBench",
+            name: "HearthBench",
+            dependencies: ["Hearth", "CSQLite", "FirestoreModel", "DocumentStore", "SecurityRules", "FirestoreEngine", "ShoutsBackend"],
+            path: "Benchmarks/HearthBench",
             swiftSettings: strict),
 
         .testTarget(name: "FirestoreModelTests", dependencies: ["FirestoreModel"], swiftSettings: strict),

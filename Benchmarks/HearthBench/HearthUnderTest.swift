@@ -1,0 +1,39 @@
+import Foundation
+import Hearth
+
+/// Hearth started in-process, the way `hearth start` runs it: SQLite store in a scratch file
+/// (`synchronous=FULL`, the default) or `--in-memory` (a private temporary SQLite file with
+/// `synchronous=OFF`), no rules file (open rules; the load uses `Bearer owner` anyway),
+/// request log off, Firestore on an ephemeral loopback port.
+final class HearthUnderTest: Sendable {
+    /// The running app.
+    let app: HearthApp
+    /// `http://127.0.0.1:<port>`.
+    let baseURL: String
+
+    /// Writes an empty `firebase.json` in `directory`, opens the store there and starts serving.
+    /// - Throws: `BenchError.childFailed` when Hearth cannot start.
+    init(directory: URL, inMemory: Bool = false) async throws(BenchError) {
+        let dir = directory.appendingPathComponent(inMemory ? "hearth-in-memory" : "hearth")
+        var options = StartOptions()
+        options.project = "bench"
+        options.configPath = dir.appendingPathComponent("firebase.json").path
+        options.dataPath = dir.appendingPathComponent("firestore.sqlite").path
+        options.host = "127.0.0.1"
+        options.firestorePort = 0
+        options.quiet = true
+        options.inMemory = inMemory
+        do {
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            try Data("{}".utf8).write(to: dir.appendingPathComponent("firebase.json"))
+            app = try HearthApp(options: options)
+            let ports = try await app.start()
+            baseURL = "http://127.0.0.1:\(ports.firestore)"
+        } catch {
+            throw .childFailed("Hearth: cannot start: \(error)")
+        }
+    }
+
+    /// Stops serving and closes the store.
+    func stop() async { await app.stop() }
+}
