@@ -455,6 +455,8 @@ expression_group("str", "strings", [
     ("s38", "'abc'[3:3] == ''", "empty string slice at the end"),
     ("s39", "'abc'[0:3] == 'abc'", "whole string slice"),
     ("s40", "'abc'[2:1] == ''", "reversed string slice"),
+    ("s41", "'\\u00e9' == 'é'", "\\u escape"),
+    ("s42", "'\\x41' == 'A'", "\\x escape"),
 ])
 
 expression_group("lst", "lists", [
@@ -673,6 +675,15 @@ g = Group("wild", "wildcards (v2)", wrap_v2("""\
     match /{coll}/{id} {
       allow get: if coll == 'wg' && id == 'g1';
     }
+    match /wh/{doc=**} {
+      allow get: if doc == 'k1/s/t';
+    }
+    match /wi/{doc=**} {
+      allow get: if doc == /k1/s/t;
+    }
+    match /wj/{doc=**} {
+      allow get: if doc is string;
+    }
 """, ""))
 g.case("wild.a1", "{rest=**} binds sub/s1", GET("/wa/k/sub/s1"), auth="alice")
 g.case("wild.a2", "{rest=**} binds other/s1", GET("/wa/k/other/s1"), auth="alice")
@@ -689,6 +700,9 @@ g.case("wild.f1", "recursive capture spliced with $()", GET("/wf/a/b/c"), auth="
 g.case("wild.g1", "{coll}/{id} generic match", GET("/wg/g1"), auth="alice")
 g.case("wild.g2", "{coll}/{id} generic match, other id", GET("/wg/g2"), auth="alice")
 g.case("wild.n1", "no match for a sub-collection document", GET("/wg/g1/deeper/d"), auth="alice")
+g.case("wild.h1", "v2 recursive capture == string", GET("/wh/k1/s/t"), auth="alice")
+g.case("wild.i1", "v2 recursive capture == path literal", GET("/wi/k1/s/t"), auth="alice")
+g.case("wild.j1", "v2 recursive capture is string", GET("/wj/k1/s/t"), auth="alice")
 
 g = Group("v1", "wildcards (v1)", """\
 service cloud.firestore {
@@ -699,6 +713,12 @@ service cloud.firestore {
     match /towns/{document=**} {
       allow get: if document is path;
     }
+    match /v1s/{rest=**} {
+      allow get: if rest is string;
+    }
+    match /v1p/{rest=**} {
+      allow get: if rest == 'a/b/c';
+    }
   }
 }
 """)
@@ -706,6 +726,8 @@ g.case("v1.c1", "v1 {document=**} needs one or more segments: /cities/SF not mat
 g.case("v1.c2", "v1 {document=**} matches a sub-collection document", GET("/cities/SF/l/x"), auth="alice")
 g.case("v1.t1", "v1 /towns/{document=**} matches the collection's documents", GET("/towns/t1"), auth="alice")
 g.case("v1.t2", "v1 /towns/{document=**} matches deeper documents", GET("/towns/t1/a/b"), auth="alice")
+g.case("v1.s1", "v1 recursive capture is a string?", GET("/v1s/a/b/c"), auth="alice")
+g.case("v1.p2", "v1 recursive capture == 'a/b/c'", GET("/v1p/a/b/c"), auth="alice")
 g.case("v1.q1", "v1: collection-group query cannot be allowed",
        QUERY(Q("l", all_descendants=True)), auth="alice")
 
@@ -818,6 +840,9 @@ g = Group("write", "request.resource and writes", wrap_v2("""\
     match /w15/{id} {
       allow write: if request.resource.data.n is float;
     }
+    match /w16/{id} {
+      allow create: if request.resource.data.m.t == request.time && request.resource.data.m.k == 1;
+    }
 """), seed={
     "/w3/e": fields(n=1), "/w4/e": fields(a=1, b=1), "/w5/e": fields(tags=["a"]),
     "/w6/e": fields(x=1, keep=1), "/w7/e": fields(owner="alice"), "/w8/e": fields(v=1),
@@ -868,6 +893,8 @@ g.case("write.w13b", "map replaced without nested mask", PATCH("/w13/e", fields(
 g.case("write.w14a", "removeAllFromArray result", COMMIT(upd("/w14/e", {}, mask=[], transforms=[remove("tags", s("a"))])), auth=A)
 g.case("write.w15a", "int increment on a float-typed expectation", COMMIT(upd("/w15/e", {}, mask=[], transforms=[increment("n", f(0.5))])), auth=A)
 g.case("write.w15b", "int stays int", COMMIT(upd("/w15/e", {}, mask=[], transforms=[increment("n", i(1))])), auth=A)
+g.case("write.w16a", "serverTimestamp on a nested field", COMMIT(upd("/w16/n", {"m": mp(k=i(1))}, transforms=[server_time("m.t")])), auth=A)
+g.case("write.w16b", "client time on a nested field", PATCH("/w16/n", {"m": mp(k=i(1), t=ts("2020-01-01T00:00:00Z"))}), auth=A)
 g.case("write.p1", "update-only rules, currentDocument.exists=true on a missing doc",
        PATCH("/w11/none", fields(locked=False), exists=True), auth=A)
 g.case("write.p2", "create rules, currentDocument.exists=false on an existing doc",
@@ -1337,6 +1364,13 @@ compile_case("c22", "float literal with exponent", "    match /a/{b} {\n      al
 compile_case("c23", "hex integer literal", "    match /a/{b} {\n      allow read: if 0x10 == 16;\n    }\n")
 compile_case("c24", "statement outside a match", "    allow read: if true;\n")
 compile_case("c25", "unknown type name in is", "    match /a/{b} {\n      allow read: if 1 is integer;\n    }\n")
+compile_case("c26", "\\u escape in a string", "    match /a/{b} {\n      allow read: if '\\u00e9' == 'é';\n    }\n")
+compile_case("c27", "\\x escape in a string", "    match /a/{b} {\n      allow read: if '\\x41' == 'A';\n    }\n")
+compile_case("c28", "map literal with an int key", "    match /a/{b} {\n      allow read: if {1: 'a'}.size() == 1;\n    }\n")
+compile_case("c29", "allow with an empty condition", "    match /a/{b} {\n      allow read: if ;\n    }\n")
+compile_case("c30", "rules_version '1' with a recursive wildcard in the middle",
+             "rules_version = '1';\nservice cloud.firestore {\n  match /databases/{database}/documents {\n"
+             "    match /{p=**}/posts/{id} {\n      allow read: if true;\n    }\n  }\n}\n", raw=True)
 compile_case("c18", "double-quoted rules_version", "rules_version = \"2\";\nservice cloud.firestore {\n  match /databases/{database}/documents {\n"
              "    match /a/{b} {\n      allow read: if true;\n    }\n  }\n}\n", raw=True)
 

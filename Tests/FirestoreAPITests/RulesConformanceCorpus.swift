@@ -7,52 +7,75 @@ import Foundation
 struct RulesCorpus {
     /// One REST call of a case; `path` is relative to `/v1/projects/{p}/databases/(default)/documents`.
     struct Step {
+        /// HTTP method.
         let method: String
+        /// Path (with query string) below the documents root; `$TXN` marks the transaction id.
         let path: String
+        /// JSON body, or nil for none.
         let body: JSONValue?
     }
 
     /// What the emulator answered to one step.
     struct Outcome {
+        /// HTTP status.
         let status: Int
+        /// `error.status` (`PERMISSION_DENIED`, …), when the answer is an error.
         let errorStatus: String?
+        /// `error.message`, normalised by the recorder (absent for 404s).
         let message: String?
     }
 
     /// One request case: the token, whether to clear and re-seed first, the steps and the answers.
     struct Case {
+        /// `<group>.<name>[/<token>]`, unique in the corpus.
         let id: String
+        /// The language area the case exercises.
         let area: String
+        /// What the case checks (for expression cases, the expression).
         let title: String
         /// Key into `tokens`, or nil for a request without Authorization.
         let auth: String?
+        /// Whether to clear the database and write the seed documents first.
         let resetBefore: Bool
         /// Documents written (as owner) for this case on top of the group's seed.
         let seed: [(path: String, fields: JSONValue)]
+        /// The REST calls, in order.
         let steps: [Step]
+        /// The emulator's answer to each step.
         let expect: [Outcome]
     }
 
     /// One rules text with its seed documents and cases.
     struct Group {
+        /// Group name (also the `.rules` file name).
         let name: String
+        /// The rules text.
         let rules: String
+        /// Documents written (as owner) before a case that resets.
         let seed: [(path: String, fields: JSONValue)]
+        /// The group's cases, in recording order.
         let cases: [Case]
     }
 
     /// A ruleset loaded with PUT …:securityRules and the emulator's answer.
     struct CompileCase {
+        /// `compile.<name>`.
         let id: String
+        /// What the ruleset exercises.
         let title: String
+        /// The rules text.
         let rules: String
+        /// The emulator's answer to the PUT.
         let expect: Outcome
     }
 
+    /// The project the corpus was recorded in (tokens name it as `aud`).
     let project: String
     /// Token name → JWT payload.
     let tokens: [String: JSONValue]
+    /// Request cases grouped by rules text.
     let groups: [Group]
+    /// Rulesets loaded only to compare the PUT verdict.
     let compile: [CompileCase]
     /// Case id → reason, from `skips.json`.
     let skips: [String: String]
@@ -61,7 +84,9 @@ struct RulesCorpus {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Conformance").appendingPathComponent("rules")
 
+    /// A corpus file that is missing or does not have the recorded shape.
     struct Malformed: Error, CustomStringConvertible {
+        /// What is wrong.
         let description: String
     }
 

@@ -19,11 +19,13 @@ struct RulesConformanceReport {
         /// Both deny, but Hearth's message lacks one of the emulator's `for '<method>' @ L<n>` fragments (reported only).
         case message
 
+        /// Severity order: false allows first.
         static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
 
         /// Whether this kind fails the test.
         var fails: Bool { self <= .compile }
 
+        /// The tag printed before a finding.
         var label: String {
             switch self {
             case .falseAllow: return "FALSE ALLOW"
@@ -36,17 +38,26 @@ struct RulesConformanceReport {
         }
     }
 
+    /// One difference.
     struct Finding {
+        /// Its classification.
         let kind: Kind
+        /// Case id (`#n` appended for the n-th step of a multi-step case).
         let id: String
+        /// Both answers, one line.
         let detail: String
     }
 
+    /// Case id → reason for the cases Hearth knowingly answers differently.
     let skips: [String: String]
+    /// Every difference found so far.
     private(set) var findings: [Finding] = []
+    /// Answers compared.
     private(set) var checkedSteps = 0
+    /// Cases run.
     private(set) var checkedCases = 0
 
+    /// An empty report honouring `skips`.
     init(skips: [String: String]) { self.skips = skips }
 
     /// The `for '<method>' @ L<n>` and `No matching allow statements` fragments of a denial message.
@@ -92,6 +103,7 @@ struct RulesConformanceReport {
         }
     }
 
+    /// Counts one case as run.
     mutating func countCase() { checkedCases += 1 }
 
     private func oneLine(_ s: String?) -> String {

@@ -12,8 +12,10 @@ import Testing
 /// through is reported first (false allow). Denial messages are compared only on the emulator's
 /// `for '<method>' @ L<n>` fragments, and those differences are printed, not failed.
 @Suite(.serialized) struct RulesConformanceTests {
+    /// The rules Hearth starts with, so that rules are enforced before the first PUT.
     static let denyAll = "rules_version = '2'; service cloud.firestore { match /databases/{d}/documents { match /{p=**} { allow read, write: if false; } } }"
 
+    /// Every recorded case, one Hearth instance, rules replaced per group.
     @Test func everyRecordedRulesCaseGetsTheEmulatorsVerdict() async throws {
         let corpus = try RulesCorpus.load()
         var report = RulesConformanceReport(skips: corpus.skips)
@@ -72,10 +74,12 @@ import Testing
         }
     }
 
+    /// The PUT …:securityRules body for `rules`, as @firebase/rules-unit-testing sends it.
     static func rulesBody(_ rules: String) -> String {
         String(decoding: JSONValue.object(["rules": .object(["files": .array([.object(["content": .string(rules)])])])]).serialized(), as: UTF8.self)
     }
 
+    /// The fragments compared in denial messages.
     @Test func messageFragmentsAreExtracted() {
         let m = "\nevaluation error at L5:22 for 'list' @ L5, Property x is undefined on object. for 'get' @ L12, false for 'get' @ L12"
         #expect(RulesConformanceReport.fragments(m) == ["for 'list' @ L5", "for 'get' @ L12"])
