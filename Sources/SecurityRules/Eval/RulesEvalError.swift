@@ -50,6 +50,10 @@ enum RulesMessages {
     static func indexOutOfBounds(_ index: Int64, size: Int) -> String {
         "Index out of bound error. Index: [\(index)] , size: [\(size)]."
     }
+    /// A slice whose upper bound is below its lower bound.
+    static func illegalRange(from: Int64, to: Int64) -> String {
+        "Illegal range error. From index: [\(from)] , To index: [\(to)]."
+    }
     /// No such function or method for the receiver.
     static func functionNotFound(_ name: String) -> String { "Function not found error: Name: [\(name)]." }
     /// Operand types the operation does not accept.

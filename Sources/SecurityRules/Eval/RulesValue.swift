@@ -71,8 +71,16 @@ public enum RulesType: String, Sendable, Hashable, CaseIterable {
     case number
 
     /// True when a value of kind `k` passes `is self`.
+    ///
+    /// `is set` is false for every value, sets included: the emulator answers so (corpus
+    /// res.r23, res.r31; `[1].toSet() is list` and `is map` are false too), and matching it
+    /// means a rule relying on `is set` denies here as it does there.
     func admits(_ k: RulesType) -> Bool {
-        self == .number ? (k == .int || k == .float) : k == self
+        switch self {
+        case .number: return k == .int || k == .float
+        case .set: return false
+        default: return k == self
+        }
     }
 }
 
@@ -95,7 +103,8 @@ public struct RulesMap: Sendable {
     public var sortedKeys: [String] { entries.keys.sorted(by: utf8Less) }
 }
 
-/// A set value: unique elements (numbers compared by value at any depth), insertion order kept.
+/// A set value: unique elements (numbers compared by value at any depth, NaN equal to NaN),
+/// insertion order kept.
 public struct RulesSet: Sendable {
     /// The elements, duplicates removed.
     public private(set) var elements: [RulesValue]
@@ -105,8 +114,8 @@ public struct RulesSet: Sendable {
         var seen = Set<RulesValueKey>()
         var out: [RulesValue] = []
         for v in values {
-            guard let k = RulesValueKey(v, numbersByValueAtDepth: true) else {
-                out.append(v)  // contains NaN: equal to nothing, never deduplicated
+            guard let k = RulesValueKey(v, .setMember) else {
+                out.append(v)  // a map diff or constraint: no key, never deduplicated
                 continue
             }
             if seen.insert(k).inserted { out.append(v) }
