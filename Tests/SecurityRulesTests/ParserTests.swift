@@ -33,6 +33,22 @@ struct ParserTests {
         #expect(dump("-9223372036854775808") == "-9223372036854775808")
     }
 
+    /// The emulator reads a `/` glued to what follows as the start of a path, so division
+    /// needs a space after the slash (corpus compile.c03).
+    @Test func divisionNeedsASpaceAfterTheSlash() {
+        #expect(dump("4 / 2") == "(/ 4 2)")
+        #expect(dump("4/ 2") == "(/ 4 2)")
+        #expect(dump("a /\n2") == "(/ a 2)")
+        for glued in ["1/0", "4 /2", "a/b", "x/(2)", "1.0/0.0"] {
+            do {
+                _ = try RulesExpression(glued)
+                Issue.record("\(glued) should not compile")
+            } catch {
+                #expect(error.diagnostics.first?.message.hasPrefix("Missing 'match' keyword before path.") == true, "\(glued)")
+            }
+        }
+    }
+
     @Test func postfixForms() {
         #expect(dump("request.auth.token.get('admin', false)") == "(.get request.auth.token 'admin' false)")
         #expect(dump("f(1)[0].x") == "(. ([] (f 1) 0) x)")
