@@ -89,8 +89,10 @@ public enum RulesType: String, Sendable, Hashable, CaseIterable {
 public struct RulesMap: Sendable {
     /// The entries.
     public var entries: [String: RulesValue]
-    /// True for a synthetic, partial map: reading an absent key, `keys()`, `size()` … errors,
-    /// because the query does not pin those fields (stricter than the emulator, see §7 note).
+    /// True for a synthetic, partial map: reading an absent key, `size()`, `values()`, `in`
+    /// of an absent key … errors, because the query does not pin those fields (stricter than
+    /// the emulator, which treats the map as holding exactly the filtered fields). `keys()` is
+    /// the exception: it lists the filtered fields, as on the emulator (§7 item 3).
     public var isPartial: Bool
 
     /// Creates a map.
