@@ -129,10 +129,13 @@ extension FirestoreEngine {
                 try DocumentLimits.validate(fields: d.fields, path: path)
             }
             if !auth.isAdmin, let method = accessMethod(for: w, before: before) {
+                // A set or merge without precondition: the emulator's denial message also lists
+                // the statements of the method that did not apply (`RulesRequest.isUpsert`).
+                let isUpsert = method != .delete && w.currentDocument == .none
                 requests.append(
                     AccessRequest(
                         database: database, method: method, path: path, auth: auth, time: commitTime,
-                        resource: before, requestResource: method == .delete ? nil : applied.document))
+                        resource: before, requestResource: method == .delete ? nil : applied.document, isUpsert: isUpsert))
             }
         }
         if !requests.isEmpty {
@@ -201,7 +204,8 @@ extension FirestoreEngine {
         for (i, t) in w.updateTransforms.enumerated() {
             try t.fieldPath.validateForWrite()
             // The emulator allows the same field twice, but not a field and a field inside it.
-            for other in w.updateTransforms[..<i] where other.fieldPath != t.fieldPath
+            for other in w.updateTransforms[..<i]
+            where other.fieldPath != t.fieldPath
                 && (other.fieldPath.isPrefix(of: t.fieldPath) || t.fieldPath.isPrefix(of: other.fieldPath))
             {
                 throw .invalidArgument(

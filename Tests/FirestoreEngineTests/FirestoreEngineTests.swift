@@ -252,7 +252,9 @@ import Testing
 
     @Test func sumOverflowBecomesDouble() {
         let docs = [Int64.max, 1].enumerated().map {
-            Document(path: path("n/\($0.offset)"), fields: ["v": .integer($0.element)], createTime: Timestamp(seconds: 0, nanos: 0), updateTime: Timestamp(seconds: 0, nanos: 0))
+            Document(
+                path: path("n/\($0.offset)"), fields: ["v": .integer($0.element)], createTime: Timestamp(seconds: 0, nanos: 0),
+                updateTime: Timestamp(seconds: 0, nanos: 0))
         }
         #expect(FirestoreEngine.aggregate(.sum(FieldPath(["v"])), over: docs) == .double(Double(Int64.max) + 1))
     }

@@ -180,7 +180,7 @@ extension Evaluation {
 
     /// True when `name` is a variable of `env` or a global.
     func isBound(_ name: String, _ env: Environment) -> Bool {
-        env.variables[name] != nil || globals[name] != nil
+        env.variables[name] != nil || globals[name] != nil || unknownGlobals.contains(name)
     }
 
     /// The value of variable `name`.
@@ -194,6 +194,7 @@ extension Evaluation {
             }
         }
         if let v = globals[name] { return v }
+        if unknownGlobals.contains(name) { throw RulesEvalError("", at: position, kind: .unprovable) }
         throw RulesEvalError(RulesMessages.variableNotFound(name), at: position)
     }
 

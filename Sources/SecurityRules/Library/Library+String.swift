@@ -40,7 +40,9 @@ extension Library {
             let re = try c.string(0)
             let s = receiverString(c)
             return .bool(
-                try withRegexBudget(c, pattern: re) { (b: inout Int) throws(RulesRegex.Failure) in try RulesRegex.fullMatch(re, s, budget: &b) })
+                try withRegexBudget(c, pattern: re) { (b: inout Int) throws(RulesRegex.Failure) in
+                    try RulesRegex.fullMatch(re, s, budget: &b)
+                })
         },
         Builtin(
             "replace", on: .string, ["string.replace(string, string) -> string"], arity: 2...2,
@@ -51,7 +53,9 @@ extension Library {
             let sub = try c.string(1)
             let s = receiverString(c)
             return .string(
-                try withRegexBudget(c, pattern: re) { (b: inout Int) throws(RulesRegex.Failure) in try RulesRegex.replaceAll(re, s, sub, budget: &b) })
+                try withRegexBudget(c, pattern: re) { (b: inout Int) throws(RulesRegex.Failure) in
+                    try RulesRegex.replaceAll(re, s, sub, budget: &b)
+                })
         },
         Builtin(
             "split", on: .string, ["string.split(string) -> list"], arity: 1...1,
@@ -60,7 +64,9 @@ extension Library {
             c throws(RulesEvalError) in
             let re = try c.string(0)
             let s = receiverString(c)
-            let parts = try withRegexBudget(c, pattern: re) { (b: inout Int) throws(RulesRegex.Failure) in try RulesRegex.split(re, s, budget: &b) }
+            let parts = try withRegexBudget(c, pattern: re) { (b: inout Int) throws(RulesRegex.Failure) in
+                try RulesRegex.split(re, s, budget: &b)
+            }
             return .list(parts.map { .string($0) })
         },
         Builtin("lower", on: .string, ["string.lower() -> string"], arity: 0...0, doc: "ASCII letters to lower case.") { c in

@@ -95,7 +95,9 @@ extension Parser {
             if current.isSymbol("/"), let next = lexer.rawByte(at: current.end), !Lexer.isSpace(next) {
                 // The emulator lexes `/` glued to what follows as a path, so `1/0` and `a /b`
                 // do not compile there; division needs whitespace after the `/` (corpus compile.c03).
-                try fail("Missing 'match' keyword before path. (A '/' directly followed by text starts a path; put a space after '/' to divide.)")
+                try fail(
+                    "Missing 'match' keyword before path. (A '/' directly followed by text starts a path; put a space after '/' to divide.)"
+                )
             }
             let op: RulesBinaryOperator
             if current.isIdentifier("in") {
