@@ -1333,6 +1333,81 @@ for cid, title, step, auth, seed in [
     g.case(f"shouts.{cid}", title, step, auth=auth, seed=seed)
 
 
+# --------------------------------------------------------------------------- quirks pinned down while fixing Hearth
+
+expression_group("quirk", "emulator quirks: slices, sets, join, math, membership, literals", [
+    ("k01", "'abc'[:2] == 'ab' && 'abc'[1:] == 'bc' && ''[:] == ''", "omitted slice bounds are not checked"),
+    ("k02", "'abc'[3:] == ''", "a given lower bound must be an index"),
+    ("k03", "'abc'[:0] == ''", "a given upper bound j needs j - 1 to be an index"),
+    ("k04", "'abc'[1:0] == ''", "j - 1 out of range before the illegal range"),
+    ("k05", "(0.0 / 0.0) in [0.0 / 0.0].toSet()", "NaN is in a set holding NaN"),
+    ("k06", "(0.0 / 0.0) in [0.0 / 0.0]", "NaN is never in a list"),
+    ("k07", "[0.0 / 0.0, 0.0 / 0.0].toSet().size() == 1", "sets deduplicate NaN"),
+    ("k08", "0.0 in [-0.0]", "-0.0 equals 0.0 in a list"),
+    ("k09", "[1] in [[1.0]].toSet()", "set members compare nested numbers by value"),
+    ("k10", "[[1]].hasAny([[1.0]])", "lists compare nested numbers strictly"),
+    ("k11", "[12345678.0, 0.000001, -0.0].join(',') == '1.2345678E7,1.0E-6,-0.0'", "join formats floats as Java does"),
+    ("k12", "[null].join(',') == 'null'", "join of null"),
+    ("k13", "[[1]].join(',') == '[1]'", "join of a list element"),
+    ("k14", "math.round(0.49999999999999994) == 0 && math.round(-0.5) == 0", "Math.round edges"),
+    ("k15", "math.round(0.0 / 0.0) == 0 && math.round(1.0 / 0.0) == 9223372036854775807", "round of NaN and infinity"),
+    ("k16", "math.floor(2) is float && math.round(2) is int", "int input to floor and round"),
+    ("k17", "math.ceil('x') == 1", "ceil of a string"),
+    ("k18", "'a' in 1", "in on an int"),
+    ("k19", "1 in {'a': 1}", "an int key in a map"),
+    ("k20", "1. == 1.0 && .5 == 0.5", "float literal forms"),
+    ("k21", "[1].toSet() is list", "a set is not a list"),
+    ("k22", "{'a': 1}.diff({}).changedKeys() is set", "changedKeys() is set"),
+    ("k23", "'x'.replace('(', 'a') == 'x'", "replace() patterns are checked when run"),
+    ("k24", "1 is int in [true]", "is, then in"),
+    ("k25", "4/ 2 == 2", "a space after the slash divides"),
+])
+
+g = Group("qkeys", "keys() and the synthetic list resource", wrap_v2("""\
+    match /qk1/{id} {
+      allow list: if resource.data.keys() == ['a', 'b'];
+    }
+    match /qk2/{id} {
+      allow list: if resource.keys() == ['data'];
+    }
+    match /qk3/{id} {
+      allow list: if resource.data.keys().size() == 1;
+    }
+"""))
+for cid, title, step in [
+    ("k01", "keys() is sorted, whatever the filter order", QUERY(Q("qk1", AND(ff("b", "GREATER_THAN", i(2)), ff("a", "EQUAL", i(1)))))),
+    ("k02", "keys() misses an unfiltered field", QUERY(Q("qk1", ff("a", "EQUAL", i(1))))),
+    ("k03", "resource holds only data", QUERY(Q("qk2", ff("a", "EQUAL", i(1))))),
+    ("k04", "a nested filter adds its top-level field", QUERY(Q("qk3", ff("m.x", "EQUAL", i(1))))),
+    ("k05", "each OR branch has its own keys", QUERY(Q("qk3", OR(ff("a", "EQUAL", i(1)), ff("b", "EQUAL", i(1)))))),
+]:
+    g.case(f"qkeys.{cid}", title, step, auth=A)
+
+g = Group("pre", "rules before preconditions", wrap_v2("""\
+    match /pu/{id} {
+      allow update: if resource.data.v == 1;
+    }
+    match /pd/{id} {
+      allow delete: if resource.data.v == 1;
+    }
+    match /pa/{id} {
+      allow create, update, delete: if true;
+    }
+"""), seed={"/pu/e": {"v": i(1)}, "/pd/e": {"v": i(1)}, "/pa/e": {"v": i(1)}})
+for cid, title, step in [
+    ("u1", "updateTime precondition on a missing doc, update rules need resource",
+     COMMIT({**upd("/pu/none", {"v": i(2)}), "currentDocument": {"updateTime": "2020-01-01T00:00:00Z"}})),
+    ("u2", "updateTime mismatch on a stored doc the rules allow",
+     COMMIT({**upd("/pu/e", {"v": i(2)}), "currentDocument": {"updateTime": "2020-01-01T00:00:00Z"}})),
+    ("d1", "delete with exists=true of a missing doc, delete rules need resource",
+     COMMIT({**dele("/pd/none"), "currentDocument": {"exists": True}})),
+    ("a1", "allowed update with exists=true of a missing doc", PATCH("/pa/none", {"v": i(2)}, exists=True)),
+    ("a2", "allowed create with exists=false of a stored doc", PATCH("/pa/e", {"v": i(2)}, exists=False)),
+    ("a3", "allowed delete with exists=true of a missing doc", COMMIT({**dele("/pa/none"), "currentDocument": {"exists": True}})),
+]:
+    g.case(f"pre.{cid}", title, step, auth=A)
+
+
 # --------------------------------------------------------------------------- compile-time cases
 
 def compile_case(cid, title, body, raw=False):
@@ -1371,6 +1446,13 @@ compile_case("c29", "allow with an empty condition", "    match /a/{b} {\n      
 compile_case("c30", "rules_version '1' with a recursive wildcard in the middle",
              "rules_version = '1';\nservice cloud.firestore {\n  match /databases/{database}/documents {\n"
              "    match /{p=**}/posts/{id} {\n      allow read: if true;\n    }\n  }\n}\n", raw=True)
+compile_case("c31", "leading zeros", "    match /a/{b} {\n      allow read: if 007 == 7;\n    }\n")
+compile_case("c32", "a slash glued to its right operand", "    match /a/{b} {\n      allow read: if 4 /2 == 2;\n    }\n")
+compile_case("c33", "a slash with a space after it", "    match /a/{b} {\n      allow read: if 4/ 2 == 2;\n    }\n")
+compile_case("c34", "invalid regex literal in split()", "    match /a/{b} {\n      allow read: if 'x'.split('(').size() == 1;\n    }\n")
+compile_case("c35", "lookahead in a regex literal", "    match /a/{b} {\n      allow read: if 'x'.matches('(?=a)');\n    }\n")
+compile_case("c36", "a float literal followed by a name", "    match /a/{b} {\n      allow read: if 1.size() == 1;\n    }\n")
+compile_case("c37", "float literal forms 1. and .5", "    match /a/{b} {\n      allow read: if 1. == 1.0 && .5 == 0.5;\n    }\n")
 compile_case("c18", "double-quoted rules_version", "rules_version = \"2\";\nservice cloud.firestore {\n  match /databases/{database}/documents {\n"
              "    match /a/{b} {\n      allow read: if true;\n    }\n  }\n}\n", raw=True)
 
