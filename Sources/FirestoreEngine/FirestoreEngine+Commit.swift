@@ -13,14 +13,15 @@ public struct CommitResponse: Sendable {
 }
 
 extension FirestoreEngine {
-    /// Commit: applies `writes` atomically and in order, after checking preconditions, the
-    /// transaction's reads and the rules for every write (a denied write fails the whole
-    /// commit and changes nothing; `getAfter` sees the whole batch).
+    /// Commit: applies `writes` atomically and in order, after checking the transaction's
+    /// reads, the rules for every write, then the preconditions (a denied write fails the whole
+    /// commit and changes nothing; `getAfter` sees the whole batch; see `apply`).
     ///
     /// - Throws: `.invalidArgument` for malformed writes or an unknown transaction,
-    ///   `.notFound`/`.alreadyExists`/`.failedPrecondition` for preconditions,
     ///   `.aborted` when a document the transaction read changed since,
-    ///   `.permissionDenied` when rules deny a write, `.internalError` on storage failure.
+    ///   `.permissionDenied` when rules deny a write, then
+    ///   `.notFound`/`.alreadyExists`/`.failedPrecondition` for preconditions,
+    ///   `.internalError` on storage failure.
     /// Source: Firestore REST v1 Commit; reference §1.3–§1.4, security-rules §6.1.
     public func commit(_ writes: [Write], in database: DatabaseID, transaction: [UInt8]? = nil, auth: AuthContext)
         throws(FirestoreError) -> CommitResponse
@@ -90,7 +91,18 @@ extension FirestoreEngine {
         var documents: [Document?]
     }
 
-    /// Applies writes in order over `snapshot`, checks rules, and returns the net mutations.
+    /// Applies writes in order over `snapshot`, checks rules, then preconditions, and returns
+    /// the net mutations.
+    ///
+    /// The emulator decides rules before preconditions: a denied write whose precondition also
+    /// fails answers PERMISSION_DENIED, not NOT_FOUND / ALREADY_EXISTS (corpus write.p1, p2,
+    /// p4), and an allowed one then fails its precondition (write.p3). So every write is first
+    /// applied as if its precondition held and shown to the rules that way — for `exists: false`
+    /// on a stored document, `resource` is the stored document and `request.resource` the
+    /// result — and only when the rules allow the whole batch is the first failing
+    /// precondition, in write order, thrown.
+    /// - Throws: a transform's `.invalidArgument` or a document-limit error as met, then
+    ///   `.permissionDenied`, then the first precondition error.
     func apply(
         _ writes: [Write], to snapshot: any StoreSnapshot, in database: DatabaseID, commitTime: Timestamp,
         auth: AuthContext
@@ -101,6 +113,7 @@ extension FirestoreEngine {
         var results: [WriteResult] = []
         var documents: [Document?] = []
         var requests: [AccessRequest] = []
+        var preconditionFailure: FirestoreError?
         for w in writes {
             let path = w.path
             if original[path] == nil {
@@ -108,23 +121,32 @@ extension FirestoreEngine {
                 order.append(path)
             }
             let before: Document? = overlay[path] ?? original[path] ?? nil
-            let applied = try w.apply(to: before, commitTime: commitTime, database: database)
+            if preconditionFailure == nil {
+                preconditionFailure = Self.preconditionError(of: w, on: before, commitTime: commitTime, database: database)
+            }
+            var unconditional = w
+            unconditional.currentDocument = .none
+            let applied = try unconditional.apply(to: before, commitTime: commitTime, database: database)
             overlay[path] = .some(applied.document)
             results.append(applied.result)
             documents.append(applied.document)
             if let d = applied.document {
                 try DocumentLimits.validate(fields: d.fields, path: path)
             }
-            if !auth.isAdmin, let method = accessMethod(for: w, before: before, after: applied.document) {
+            if !auth.isAdmin, let method = accessMethod(for: w, before: before) {
+                // A set or merge without precondition: the emulator's denial message also lists
+                // the statements of the method that did not apply (`RulesRequest.isUpsert`).
+                let isUpsert = method != .delete && w.currentDocument == .none
                 requests.append(
                     AccessRequest(
                         database: database, method: method, path: path, auth: auth, time: commitTime,
-                        resource: before, requestResource: method == .delete ? nil : applied.document))
+                        resource: before, requestResource: method == .delete ? nil : applied.document, isUpsert: isUpsert))
             }
         }
         if !requests.isEmpty {
             try authorize(requests, lookup: BatchLookup(snapshot: snapshot, database: database, overlay: overlay))
         }
+        if let preconditionFailure { throw preconditionFailure }
         var mutations: [Mutation] = []
         var changes: [DocumentChange] = []
         for path in order {
@@ -137,12 +159,34 @@ extension FirestoreEngine {
         return AppliedBatch(results: results, mutations: mutations, changes: changes, documents: documents)
     }
 
-    /// The rules method of a write: create/update/delete; verify writes are not writes.
-    func accessMethod(for write: Write, before: Document?, after: Document?) -> AccessMethod? {
+    /// The error `write`'s precondition raises against `current`, or nil when it holds: the
+    /// model's own check, run through a `verify` of the same document (which changes nothing).
+    static func preconditionError(of write: Write, on current: Document?, commitTime: Timestamp, database: DatabaseID)
+        -> FirestoreError?
+    {
+        if case .none = write.currentDocument { return nil }
+        let check = Write(operation: .verify(write.path), currentDocument: write.currentDocument)
+        do throws(FirestoreError) {
+            _ = try check.apply(to: current, commitTime: commitTime, database: database)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// The rules method of a write (verify writes are not writes). A precondition names it:
+    /// `exists: false` is a create and `exists: true` or an `updateTime` an update, whatever
+    /// is stored (corpus write.p1, p2, p4); without one, the stored document decides.
+    func accessMethod(for write: Write, before: Document?) -> AccessMethod? {
         switch write.operation {
         case .verify: return nil
         case .delete: return .delete
-        case .update, .transform: return before == nil ? .create : .update
+        case .update, .transform:
+            switch write.currentDocument {
+            case .exists(false): return .create
+            case .exists(true), .updateTime: return .update
+            case .none: return before == nil ? .create : .update
+            }
         }
     }
 
@@ -165,7 +209,8 @@ extension FirestoreEngine {
         for (i, t) in w.updateTransforms.enumerated() {
             try t.fieldPath.validateForWrite()
             // The emulator allows the same field twice, but not a field and a field inside it.
-            for other in w.updateTransforms[..<i] where other.fieldPath != t.fieldPath
+            for other in w.updateTransforms[..<i]
+            where other.fieldPath != t.fieldPath
                 && (other.fieldPath.isPrefix(of: t.fieldPath) || t.fieldPath.isPrefix(of: other.fieldPath))
             {
                 throw .invalidArgument(

@@ -170,6 +170,56 @@ import Testing
         #expect(seen.withLock { $0 } == [.create, .update, .delete, .get, .list])
     }
 
+    /// The emulator decides rules before preconditions (rules corpus write.p1–p4).
+    @Test func rulesAreDecidedBeforePreconditions() throws {
+        let seen = Mutex<[AccessRequest]>([])
+        let allow = Atomic<Bool>(false)
+        let policy = ClosurePolicy { requests, _ in
+            seen.withLock { $0 += requests }
+            return allow.load(ordering: .relaxed) ? nil : .permissionDenied("denied")
+        }
+        let e = try makeEngine(policy: policy)
+        _ = try e.commit([set("c/e", ["v": .integer(1)])], in: db, auth: .admin)
+
+        // exists: false on a stored document: a create, resource the stored document,
+        // request.resource the result; denied → PERMISSION_DENIED, not ALREADY_EXISTS.
+        var create = set("c/e", ["v": .integer(2)])
+        create.currentDocument = .exists(false)
+        #expect(throws: FirestoreError.permissionDenied("denied")) { try e.commit([create], in: db, auth: alice) }
+        let r = try #require(seen.withLock { $0.last })
+        #expect(r.method == .create)
+        #expect(r.resource?.fields == ["v": .integer(1)])
+        #expect(r.requestResource?.fields == ["v": .integer(2)])
+
+        // exists: true on a missing document: an update of nothing; denied → PERMISSION_DENIED.
+        var update = set("c/none", ["v": .integer(3)])
+        update.currentDocument = .exists(true)
+        #expect(throws: FirestoreError.permissionDenied("denied")) { try e.commit([update], in: db, auth: alice) }
+        let u = try #require(seen.withLock { $0.last })
+        #expect(u.method == .update)
+        #expect(u.resource == nil)
+        #expect(u.requestResource?.fields == ["v": .integer(3)])
+
+        // A later write's precondition does not pre-empt an earlier write's denial either.
+        #expect(throws: FirestoreError.permissionDenied("denied")) {
+            try e.commit([set("c/x", [:]), update], in: db, auth: alice)
+        }
+
+        // Once the rules allow, the first failing precondition answers, and nothing is written.
+        allow.store(true, ordering: .relaxed)
+        do {
+            _ = try e.commit([set("c/y", [:]), create, update], in: db, auth: alice)
+            Issue.record("expected ALREADY_EXISTS")
+        } catch {
+            #expect(error.code == .alreadyExists)
+        }
+        #expect(throws: FirestoreError.self) { try e.getDocument(path("c/y"), in: db, auth: .admin) }
+        #expect(try e.getDocument(path("c/e"), in: db, auth: .admin).value.fields == ["v": .integer(1)])
+        #expect(throws: FirestoreError(.notFound, "No document to update: projects/demo-test/databases/(default)/documents/c/none")) {
+            try e.commit([update], in: db, auth: alice)
+        }
+    }
+
     @Test func metadataOperationsRequireAdmin() throws {
         let e = try makeEngine()
         #expect(throws: FirestoreError.permissionDenied("Metadata operations require admin authentication.")) {
@@ -202,7 +252,9 @@ import Testing
 
     @Test func sumOverflowBecomesDouble() {
         let docs = [Int64.max, 1].enumerated().map {
-            Document(path: path("n/\($0.offset)"), fields: ["v": .integer($0.element)], createTime: Timestamp(seconds: 0, nanos: 0), updateTime: Timestamp(seconds: 0, nanos: 0))
+            Document(
+                path: path("n/\($0.offset)"), fields: ["v": .integer($0.element)], createTime: Timestamp(seconds: 0, nanos: 0),
+                updateTime: Timestamp(seconds: 0, nanos: 0))
         }
         #expect(FirestoreEngine.aggregate(.sum(FieldPath(["v"])), over: docs) == .double(Double(Int64.max) + 1))
     }

@@ -45,6 +45,60 @@ struct DecisionTests {
             rs.decide(getRequest("other/x"), access: NoDocumentAccess()).explanation.emulatorMessage == "\nNo matching allow statements")
     }
 
+    /// A set without precondition: the emulator's message first shows its pass over every
+    /// create then update statement with `resource` unknown (true shows as false); when that
+    /// pass was not conclusive, the real outcomes follow (corpus overlap.c4, d1, h1, h2).
+    @Test func upsertDenialMessageListsCreateAndUpdateStatements() throws {
+        let rs = try Ruleset(
+            source: """
+                rules_version = '2';
+                service cloud.firestore {
+                  match /databases/{database}/documents {
+                    match /v/{id} {
+                      allow create: if request.resource.data.v == 1;
+                      allow update: if request.resource.data.v == 2;
+                    }
+                    match /w/{id} {
+                      allow write: if request.auth.uid == 'alice';
+                      allow update: if resource.data.locked == false;
+                    }
+                    match /c/{id} {
+                      allow create: if true;
+                    }
+                  }
+                }
+                """, fileName: "firestore.rules")
+        func upsert(_ path: String, stored: [String: Value]?, _ fields: [String: Value], uid: String = "bob") -> RulesRequest {
+            RulesRequest(
+                database: testDatabase, method: stored == nil ? .create : .update, path: ResourcePath(relative: path),
+                auth: .user(uid: uid, token: [:]), time: testTime, resource: stored.map { doc(path, $0) },
+                requestResource: doc(path, fields), isUpsert: true)
+        }
+        func message(_ r: RulesRequest) -> String {
+            let d = rs.decide(r, access: NoDocumentAccess())
+            #expect(!d.allowed)
+            return d.explanation.emulatorMessage
+        }
+        // The update statement is true in the first pass (shown false): the real create follows.
+        #expect(
+            message(upsert("v/n", stored: nil, ["v": .integer(2)]))
+                == "\nfalse for 'create' @ L5, false for 'update' @ L6, false for 'create' @ L5")
+        #expect(
+            message(upsert("v/e", stored: ["v": .integer(0)], ["v": .integer(1)]))
+                == "\nfalse for 'create' @ L5, false for 'update' @ L6, false for 'update' @ L6")
+        // Every statement false without `resource`: the first pass is the whole message.
+        #expect(
+            message(upsert("w/e", stored: ["locked": .boolean(true)], [:], uid: "bob"))
+                == "\nfalse for 'create' @ L9, false for 'update' @ L9, evaluation error at L10:24 for 'update' @ L10, false for 'update' @ L9, false for 'update' @ L10"
+        )
+        // No update statement: the first pass's create stands in for "No matching allow statements".
+        #expect(message(upsert("c/e", stored: [:], ["x": .integer(1)])) == "\nfalse for 'create' @ L13")
+        // With a precondition there is no first pass.
+        var plain = upsert("c/e", stored: [:], ["x": .integer(1)])
+        plain.isUpsert = false
+        #expect(message(plain) == "\nNo matching allow statements")
+    }
+
     @Test func listRequestFromStructuredQuery() throws {
         let rs = try Ruleset(source: Self.rules, fileName: "firestore.rules")
         var q = StructuredQuery(collectionID: "rooms", filter: .field(FieldPath(["open"]), .equal, .boolean(true)), limit: 10)

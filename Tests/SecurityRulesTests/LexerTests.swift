@@ -28,8 +28,15 @@ struct LexerTests {
     }
 
     @Test func numbers() {
-        #expect(
-            kinds("0 42 1.5 .5 1e3 2.5e-2 0x1F") == [.int(0), .int(42), .float(1.5), .float(0.5), .float(1000), .float(0.025), .int(31)])
+        #expect(kinds("0 42 1.5 .5 1. 0.25") == [.int(0), .int(42), .float(1.5), .float(0.5), .float(1), .float(0.25)])
+        // The emulator's tokens: no exponent, no hex, no leading zeros (corpus compile.c22, c23).
+        #expect(diagnostics("1e3") == ["Unexpected 'e3'."])
+        #expect(diagnostics("2.5e-2") == ["Unexpected 'e'."])
+        #expect(diagnostics("0x1F") == ["Unexpected 'x1F'."])
+        #expect(diagnostics("007") == ["Unexpected '0'."])
+        #expect(diagnostics("00.5") == ["Unexpected '0.5'."])
+        #expect(diagnostics("1.size") == ["Unexpected 'size'."])
+        #expect(kinds("1.0.size") == [.float(1), .symbol("."), .identifier("size")])
         #expect(kinds("9223372036854775808") == [.int(9_223_372_036_854_775_808)])
         #expect(diagnostics("99999999999999999999") == ["Integer literal out of range."])
         #expect(diagnostics("12abc").count == 1)

@@ -42,12 +42,23 @@ struct LibraryTests {
             "latlng.value(-100, -122.08)",
             "ERR(Latitude should be in [-90,90] range and longitude should be in [-180,180] range. latitude: -100.0, longitude: -122.08.)"
         ),
-        ("math.floor(2)", "2"), ("math.abs(-9223372036854775808)", "ERR(Integer overflow error.)"),
-        ("math.ceil(0.0/0.0)", "ERR(Cannot convert NaN to int.)"),
-        ("int(1e300)", "ERR(Cannot convert 1.0E300 to int.)"), ("float('x')", "ERR(Cannot convert 'x' to float.)"),
+        ("math.floor(2)", "2.0"), ("math.abs(-9223372036854775808)", "ERR(Integer overflow error.)"),
+        ("math.ceil(0.0 / 0.0)", "NaN"), ("math.ceil(1.2)", "2.0"), ("math.floor(-1.5)", "-2.0"),
+        ("math.round(-2.5)", "-2"), ("math.round(2.5)", "3"), ("math.round(-0.5)", "0"), ("math.round(7)", "7"),
+        ("math.round(0.0 / 0.0)", "0"), ("math.round(-1.0 / 0.0)", "-9223372036854775808"),
+        ("math.round('x')", "ERR(Unsupported operation error. Received: math.round(string). Expected: math.round(float).)"),
+        ("math.isInfinite(1.0)", "ERR(Function not found error: Name: [math.isInfinite].)"),
+        ("[1, 2.5, true, null, 'x'].join('-')", "'1-2.5-true-null-x'"),
+        (
+            "[{}].join('-')",
+            "ERR(Unsupported operation error. Received: string(map). Expected: string(int), string(float), string(null), string(string), string(bool), string(path).)"
+        ),
+        ("['a'].hasAll(['a'].toSet())", "ERR(Unsupported operation error. Received: list.hasAll(set). Expected: list.hasAll(list).)"),
+        ("[1].hasAny([1.0])", "false"), ("[1.0].hasOnly([1])", "false"), ("[1].toSet().hasAll([1.0])", "true"),
+        ("int(float('1e300'))", "ERR(Cannot convert 1.0E300 to int.)"), ("float('x')", "ERR(Cannot convert 'x' to float.)"),
         (
             "string([1])",
-            "ERR(Unsupported operation error. Received: string(list). Expected: string(bool), string(int), string(float), string(null), string(string), string(path).)"
+            "ERR(Unsupported operation error. Received: string(list). Expected: string(int), string(float), string(null), string(string), string(bool), string(path).)"
         ),
         ("path('a/b').bind({'x': 1})", "path(/a/b)"),
         ("'abc'.matches(1)", "ERR(Unsupported operation error. Received: string.matches(int). Expected: string.matches(string).)"),
@@ -56,7 +67,7 @@ struct LibraryTests {
             "['a'].toSet().difference(['a'])",
             "ERR(Unsupported operation error. Received: set.difference(list). Expected: set.difference(set).)"
         ),
-        ("[1, 2, 3].removeAll([2, 2.0])", "[1, 3]"),
+        ("[1, 2, 3].removeAll([2, 2.0])", "[1, 3]"), ("[1, 2.0, 3].removeAll([2])", "[1, 2.0, 3]"),
         ("{'a': {'b': 1}}.get(['a', 'b'], 0)", "1"),
         (
             "{'a': 1}.get(1, 0)",

@@ -3,18 +3,50 @@ import Testing
 @testable import SecurityRules
 
 struct ParserTests {
-    @Test func precedenceFollowsTheDocs() {
+    /// The emulator's binding order, tightest to loosest: `* / %`, `+ -`, relational, `== !=`,
+    /// `is`, `in`, `&&`, `||`, `?:` (corpus ops.p07–p09, p26–p32).
+    @Test func precedenceFollowsTheEmulator() {
         #expect(dump("1 + 2 * 3 == 7") == "(== (+ 1 (* 2 3)) 7)")
         #expect(dump("a || b && c") == "(|| a (&& b c))")
         #expect(dump("a && b && c || d") == "(|| (&& a b c) d)")
-        #expect(dump("x in l == true") == "(== (in x l) true)")
+        #expect(dump("a || b && c || d") == "(|| a (&& b c) d)")
+        #expect(dump("(a && b) && c") == "(&& (&& a b) c)")
+        // `in` binds looser than `==`, `is` and the relations, tighter than `&&`.
+        #expect(dump("x in l == true") == "(in x (== l true))")
+        #expect(dump("['a'] == ['a'] in [true]") == "(in (== (list 'a') (list 'a')) (list true))")
+        #expect(dump("1 < 2 in [true]") == "(in (< 1 2) (list true))")
+        #expect(dump("1 + 1 in [2]") == "(in (+ 1 1) (list 2))")
+        #expect(dump("!true in [false]") == "(in (! true) (list false))")
+        #expect(dump("true && 'a' in ['a']") == "(&& true (in 'a' (list 'a')))")
+        #expect(dump("a in b in c") == "(in (in a b) c)")
+        // `is TYPE` binds looser than `==` yet a tighter operator may follow it.
         #expect(dump("x is string == true") == "(== (is x string) true)")
-        #expect(dump("'a' in m is bool") == "(is (in 'a' m) bool)")
+        #expect(dump("1 == 1 is bool") == "(is (== 1 1) bool)")
+        #expect(dump("'a' in m is bool") == "(in 'a' (is m bool))")
+        #expect(dump("x is int in [true]") == "(in (is x int) (list true))")
+        #expect(dump("x is int && y is string") == "(&& (is x int) (is y string))")
+        #expect(dump("a < b == c < d") == "(== (< a b) (< c d))")
         #expect(dump("a < b + 1") == "(< a (+ b 1))")
         #expect(dump("!a.b == -c") == "(== (! a.b) (- c))")
         #expect(dump("10 - 4 - 3") == "(- (- 10 4) 3)")
         #expect(dump("c ? x : d ? y : z") == "(?: c x (?: d y z))")
         #expect(dump("-9223372036854775808") == "-9223372036854775808")
+    }
+
+    /// The emulator reads a `/` glued to what follows as the start of a path, so division
+    /// needs a space after the slash (corpus compile.c03).
+    @Test func divisionNeedsASpaceAfterTheSlash() {
+        #expect(dump("4 / 2") == "(/ 4 2)")
+        #expect(dump("4/ 2") == "(/ 4 2)")
+        #expect(dump("a /\n2") == "(/ a 2)")
+        for glued in ["1/0", "4 /2", "a/b", "x/(2)", "1.0/0.0"] {
+            do {
+                _ = try RulesExpression(glued)
+                Issue.record("\(glued) should not compile")
+            } catch {
+                #expect(error.diagnostics.first?.message.hasPrefix("Missing 'match' keyword before path.") == true, "\(glued)")
+            }
+        }
     }
 
     @Test func postfixForms() {

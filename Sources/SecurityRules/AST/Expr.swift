@@ -98,25 +98,26 @@ public enum RulesUnaryOperator: String, Sendable {
     case negate = "-"
 }
 
-/// Infix operators other than `&&`/`||` (reference §2.2 levels 3–8).
+/// Infix operators other than `&&`/`||`, tightest first; `Parser.binaryLevel` holds the
+/// binding order (the emulator's, which differs from reference §2.2 for `in` and `is`).
 public enum RulesBinaryOperator: String, Sendable {
-    /// Level 3: `*`, `/`, `%`.
+    /// `*`, `/`, `%`.
     case multiply = "*"
     case divide = "/"
     case modulo = "%"
-    /// Level 4: `+`, `-`.
+    /// `+`, `-`.
     case add = "+"
     case subtract = "-"
-    /// Level 5: the orderings.
+    /// The orderings.
     case less = "<"
     case lessOrEqual = "<="
     case greater = ">"
     case greaterOrEqual = ">="
-    /// Level 6: membership in a list, set or map.
-    case `in` = "in"
-    /// Level 8: equality, never an error between different types.
+    /// Equality, never an error between different types.
     case equal = "=="
     case notEqual = "!="
+    /// Membership in a list, set or map; binds looser than `==` and `is`.
+    case `in` = "in"
 }
 
 /// The lazy, error-absorbing connectives (reference §3.5).

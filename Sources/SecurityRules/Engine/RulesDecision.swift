@@ -64,6 +64,14 @@ public struct RulesExplanation: Sendable, CustomStringConvertible {
     public var way: String?
     /// Lines logged by `debug()`.
     public var debugLog: [String]
+    /// For a denied upsert: the emulator's first-pass fragments (`Ruleset.upsertPrelude`),
+    /// which its message shows before (or instead of) the real outcomes.
+    public var prelude: [String] = []
+    /// True when the first pass alone makes the emulator's message.
+    public var preludeDecides = false
+
+    /// The reason given when no statement applies.
+    public static let noMatchingStatements = "No matching allow statements"
 
     /// Creates an explanation.
     public init(
@@ -79,19 +87,24 @@ public struct RulesExplanation: Sendable, CustomStringConvertible {
     }
 
     /// The emulator's denial text (reference §8): a leading newline, then one
-    /// `false for 'update' @ L12` / `<error> for 'get' @ L5` per statement, comma-separated.
+    /// `false for 'update' @ L12` / `<error> for 'get' @ L5` / `evaluation error at L5:22 for
+    /// 'list' @ L5` (an unprovable comparison, placed at the condition as the emulator places
+    /// it) per statement, comma-separated; for an upsert, the first-pass fragments first.
     public var emulatorMessage: String {
-        if let f = failure { return "\n" + f }
+        let noStatement = failure == Self.noMatchingStatements
+        if let f = failure, !(noStatement && !prelude.isEmpty) { return "\n" + f }
+        if preludeDecides || noStatement { return "\n" + prelude.joined(separator: ", ") }
         let parts = statements.compactMap { s -> String? in
+            let suffix = " for '\(method.rawValue)' @ L\(s.position.line)"
             switch s.result {
             case .granted: return nil
-            case .denied, .notBool: return "false for '\(method.rawValue)' @ L\(s.position.line)"
+            case .denied, .notBool: return "false" + suffix
             case .error(let e):
-                if e.kind == .unprovable { return e.denialText }
-                return "\(e.message) for '\(method.rawValue)' @ L\(s.position.line)"
+                if e.kind == .unprovable { return "evaluation error at L\(s.position.line):\(s.position.column)" + suffix }
+                return e.message + suffix
             }
         }
-        return "\n" + parts.joined(separator: ", ")
+        return "\n" + (prelude + parts).joined(separator: ", ")
     }
 
     /// Multi-line account: the request, each statement tried, and the culprit sub-expressions.
@@ -104,6 +117,7 @@ public struct RulesExplanation: Sendable, CustomStringConvertible {
             for c in s.culprits { out += "\n    " + c }
         }
         for d in debugLog { out += "\n  debug: " + d }
+        if !prelude.isEmpty { out += "\n  emulator first pass (upsert): " + prelude.joined(separator: ", ") }
         return out
     }
 }

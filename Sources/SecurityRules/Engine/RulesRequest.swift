@@ -35,11 +35,16 @@ public struct RulesRequest: Sendable {
     public var requestResource: Document?
     /// For `list`: the query's constraints → `request.query` and the list proof.
     public var query: QueryConstraints?
+    /// True for a create or update whose write has no precondition (a set or merge): the
+    /// emulator first tries the create and the update statements without knowing which
+    /// applies, and its denial message lists them too. Only the message depends on it
+    /// (reference §8, firebase-tools #6252; corpus overlap.h1, h2, shouts.sw02).
+    public var isUpsert: Bool
 
     /// Creates a request.
     public init(
         database: DatabaseID, method: RulesMethod, path: ResourcePath, auth: AuthContext, time: Timestamp,
-        resource: Document? = nil, requestResource: Document? = nil, query: QueryConstraints? = nil
+        resource: Document? = nil, requestResource: Document? = nil, query: QueryConstraints? = nil, isUpsert: Bool = false
     ) {
         self.database = database
         self.method = method
@@ -49,6 +54,7 @@ public struct RulesRequest: Sendable {
         self.resource = resource
         self.requestResource = requestResource
         self.query = query
+        self.isUpsert = isUpsert
     }
 }
 

@@ -32,7 +32,7 @@ extension Ruleset {
         let cands = candidates(for: request.method, tokens: tokens)
         var explanation = RulesExplanation(method: request.method, path: pathText, way: way)
         guard !cands.isEmpty else {
-            explanation.failure = "No matching allow statements"
+            explanation.failure = RulesExplanation.noMatchingStatements
             return RulesDecision(allowed: false, explanation: explanation)
         }
         let callsBefore = ledger.calls

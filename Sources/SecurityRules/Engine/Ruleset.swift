@@ -84,7 +84,13 @@ public final class Ruleset: Sendable {
         let tokens = path.segments.map { PathMatcher.Token.segment($0) }
         var globals = requestGlobals(request, path: path)
         globals["resource"] = request.resource.map { RulesValue.resource($0, database: request.database) } ?? .null
-        return run(request: request, pathText: path.description, tokens: tokens, globals: globals, ledger: ledger, way: nil)
+        var decision = run(request: request, pathText: path.description, tokens: tokens, globals: globals, ledger: ledger, way: nil)
+        if !decision.allowed, request.isUpsert, request.method == .create || request.method == .update {
+            let prelude = upsertPrelude(request, tokens: tokens, path: path, ledger: ledger)
+            decision.explanation.prelude = prelude.fragments
+            decision.explanation.preludeDecides = prelude.decides
+        }
+        return decision
     }
 
     /// `request` as a map (reference §5.1) plus nothing else; callers add `resource`.

@@ -146,10 +146,12 @@ extension Evaluation {
     @inline(never)
     private func evalMethod(_ e: Expr, _ env: Environment) throws(RulesEvalError) -> RulesValue {
         guard case .method(let receiver, let name, let args) = e.kind else { return .null }
-        if case .identifier(let ns) = receiver.kind, Self.namespaces.contains(ns), !isBound(ns, env),
-            let fn = Library.functions[ns + "." + name]
-        {
+        if case .identifier(let ns) = receiver.kind, Self.namespaces.contains(ns), !isBound(ns, env) {
             let values = try evalAll(args, env)
+            guard let fn = Library.functions[ns + "." + name] else {
+                // `math.isInfinite(x)`: the emulator names the qualified function (corpus misc.c07).
+                throw RulesEvalError(RulesMessages.functionNotFound(ns + "." + name), at: e.position)
+            }
             return try Library.invoke(fn, receiver: nil, args: values, evaluation: self, at: e.position)
         }
         let values = try evalAll(args, env)
@@ -178,7 +180,7 @@ extension Evaluation {
 
     /// True when `name` is a variable of `env` or a global.
     func isBound(_ name: String, _ env: Environment) -> Bool {
-        env.variables[name] != nil || globals[name] != nil
+        env.variables[name] != nil || globals[name] != nil || unknownGlobals.contains(name)
     }
 
     /// The value of variable `name`.
@@ -192,6 +194,7 @@ extension Evaluation {
             }
         }
         if let v = globals[name] { return v }
+        if unknownGlobals.contains(name) { throw RulesEvalError("", at: position, kind: .unprovable) }
         throw RulesEvalError(RulesMessages.variableNotFound(name), at: position)
     }
 

@@ -59,6 +59,9 @@ final class Evaluation {
     let limits: RulesLimits
     /// `request` and `resource`.
     var globals: [String: RulesValue]
+    /// Globals whose value is unknown: reading one is an unprovable error (the emulator's
+    /// first pass over an upsert does not know `resource`; see `Ruleset.upsertPrelude`).
+    var unknownGlobals: Set<String> = []
     /// Document reads, shared across a batch.
     let ledger: AccessLedger
     /// Expressions evaluated so far.

@@ -224,15 +224,18 @@ enum Operators {
         if x.containsPartialMap { throw RulesEvalError("", at: p, kind: .unprovable) }
         switch container {
         case .list(let items):
+            // Type-strict: `1 in [1.0]` is false (corpus num.n09, n40).
             try evaluation.charge(items.count, at: p)
-            guard let key = RulesValueKey(x, numbersByValueAtDepth: false) else { return .bool(false) }
-            return .bool(items.contains { RulesValueKey($0, numbersByValueAtDepth: false) == key })
+            guard let key = RulesValueKey(x, .strict) else { return .bool(false) }
+            return .bool(items.contains { RulesValueKey($0, .strict) == key })
         case .set(let s):
+            // By value: `1 in [1.0].toSet()` is true (corpus num.n36).
             try evaluation.charge(s.elements.count, at: p)
-            return .bool(s.elements.contains { RulesValue.deepNumericEqual($0, x) })
+            guard let key = RulesValueKey(x, .setMember) else { return .bool(false) }
+            return .bool(s.elements.contains { RulesValueKey($0, .setMember) == key })
         case .map(let m):
             guard case .string(let k) = x else {
-                throw RulesEvalError(RulesMessages.unsupported("\(x.typeName) in map", expected: ["string in map"]), at: p)
+                throw RulesEvalError(RulesMessages.unsupported("map.in(\(x.typeName))", expected: ["map.in(string)"]), at: p)
             }
             if m.entries[k] != nil { return .bool(true) }
             if m.isPartial { throw RulesEvalError("", at: p, kind: .unprovable) }
@@ -240,9 +243,8 @@ enum Operators {
         case .null:
             throw RulesEvalError(RulesMessages.nullValue, at: p)
         default:
-            throw RulesEvalError(
-                RulesMessages.unsupported(
-                    "\(x.typeName) in \(container.typeName)", expected: ["any in list", "any in set", "string in map"]), at: p)
+            // The emulator's text: `in` is looked up as a method of the container's type.
+            throw RulesEvalError(RulesMessages.functionNotFound("in"), at: p)
         }
     }
 
@@ -288,12 +290,15 @@ enum Operators {
         }
     }
 
-    /// `r[i:j]`: half-open, no clamping (reference §2.4).
+    /// `r[i:j]`: half-open, no clamping (reference §2.4), with the emulator's bound checks: a
+    /// given `i` must lie in `[0, size)`, a given `j` must have `j - 1` in `[0, size)`, then
+    /// `j < i` is an illegal range. So `'abc'[1:1]` is `''` but `'abc'[0:0]` and `'abc'[3:3]`
+    /// are errors, while `''[:]` is `''` (corpus str.s21, s35–s40, lst.l12, l25, l26).
     static func slice(_ r: RulesValue, _ lower: RulesValue?, _ upper: RulesValue?, at p: SourcePosition) throws(RulesEvalError)
         -> RulesValue
     {
-        func bound(_ v: RulesValue?, _ fallback: Int) throws(RulesEvalError) -> Int64 {
-            guard let v else { return Int64(fallback) }
+        func bound(_ v: RulesValue?) throws(RulesEvalError) -> Int64? {
+            guard let v else { return nil }
             guard case .int(let n) = v else {
                 throw RulesEvalError(
                     RulesMessages.unsupported("slice with \(v.typeName)", expected: ["list[int:int]", "string[int:int]"]), at: p)
@@ -302,16 +307,12 @@ enum Operators {
         }
         switch r {
         case .list(let l):
-            let a = try bound(lower, 0)
-            let b = try bound(upper, l.count)
-            try check(a, b, l.count, at: p)
-            return .list(Array(l[Int(a)..<Int(b)]))
+            let range = try checkedRange(try bound(lower), try bound(upper), l.count, at: p)
+            return .list(Array(l[range]))
         case .string(let s):
             let units = Array(s.utf16)
-            let a = try bound(lower, 0)
-            let b = try bound(upper, units.count)
-            try check(a, b, units.count, at: p)
-            return .string(String(decoding: units[Int(a)..<Int(b)], as: UTF16.self))
+            let range = try checkedRange(try bound(lower), try bound(upper), units.count, at: p)
+            return .string(String(decoding: units[range], as: UTF16.self))
         case .null: throw RulesEvalError(RulesMessages.nullValue, at: p)
         default:
             throw RulesEvalError(
@@ -319,9 +320,21 @@ enum Operators {
         }
     }
 
-    private static func check(_ a: Int64, _ b: Int64, _ size: Int, at p: SourcePosition) throws(RulesEvalError) {
-        if a < 0 || a > Int64(size) { throw RulesEvalError(RulesMessages.indexOutOfBounds(a, size: size), at: p) }
-        if b < a || b > Int64(size) { throw RulesEvalError(RulesMessages.indexOutOfBounds(b, size: size), at: p) }
+    /// The half-open range `lower..<upper` of a slice over `size` elements, omitted bounds
+    /// meaning the ends.
+    /// - Throws: `Index out of bound error` for a given bound outside the value, `Illegal range
+    ///   error` when the upper bound is below the lower.
+    private static func checkedRange(_ lower: Int64?, _ upper: Int64?, _ size: Int, at p: SourcePosition) throws(RulesEvalError)
+        -> Range<Int>
+    {
+        let n = Int64(size)
+        if let a = lower, a < 0 || a >= n { throw RulesEvalError(RulesMessages.indexOutOfBounds(a, size: size), at: p) }
+        // `j - 1` wraps as the emulator's Java long does (no trap for `Int64.min`).
+        if let b = upper, b <= 0 || b > n { throw RulesEvalError(RulesMessages.indexOutOfBounds(b &- 1, size: size), at: p) }
+        let a = lower ?? 0
+        let b = upper ?? n
+        if b < a { throw RulesEvalError(RulesMessages.illegalRange(from: a, to: b), at: p) }
+        return Int(a)..<Int(b)
     }
 }
 

@@ -4,17 +4,12 @@ import FirestoreModel
 ///
 /// Top-level `==` compares int and float by value (`1 == 1.0`); inside lists and maps they are
 /// different (`[1] != [1.0]`). Sets and map diffs compare numbers by value at every depth.
-/// NaN equals nothing. Strings compare by code units, never by Unicode canonical equivalence.
+/// NaN equals nothing, except inside sets (see `RulesValueKey.NumberComparison`). Strings compare by code units, never by Unicode canonical equivalence.
 extension RulesValue {
     /// `==` as the language defines it; values of different types are simply unequal.
     /// Constraints are handled by the evaluator before this is called.
     public static func rulesEqual(_ a: RulesValue, _ b: RulesValue) -> Bool {
         equal(a, b, numbersByValue: true, deep: false)
-    }
-
-    /// Equality with numbers by value at every depth (sets, map diffs).
-    static func deepNumericEqual(_ a: RulesValue, _ b: RulesValue) -> Bool {
-        equal(a, b, numbersByValue: true, deep: true)
     }
 
     /// Equality for map diffs: numbers by value at every depth and NaN equal to NaN, so an
@@ -45,14 +40,14 @@ extension RulesValue {
             return true
         case (.set(let x), .set(let y)):
             guard x.elements.count == y.elements.count else { return false }
-            // Hashed, so comparing large sets stays linear; an element holding NaN equals nothing.
+            // Hashed, so comparing large sets stays linear; NaN elements equal each other.
             var keys = Set<RulesValueKey>()
             for e in x.elements {
-                guard let k = RulesValueKey(e, numbersByValueAtDepth: true) else { return false }
+                guard let k = RulesValueKey(e, .setMember) else { return false }
                 keys.insert(k)
             }
             for e in y.elements {
-                guard let k = RulesValueKey(e, numbersByValueAtDepth: true), keys.contains(k) else { return false }
+                guard let k = RulesValueKey(e, .setMember), keys.contains(k) else { return false }
             }
             return true
         case (.path(let x), .path(let y)): return x.segments == y.segments
@@ -76,10 +71,21 @@ extension RulesValue {
 }
 
 /// A hashable stand-in for a value, so membership tests (`in`, `hasAll`, sets) run in
-/// O(n + m) rather than O(n·m). Two values get equal keys exactly when the matching
-/// equality says they are equal; values containing NaN have no key (they equal nothing).
+/// O(n + m) rather than O(n·m). Two values get equal keys exactly when the chosen
+/// `NumberComparison` says they are equal.
 struct RulesValueKey: Hashable {
-    /// The value with numbers normalised per the chosen equality.
+    /// How numbers compare inside a key.
+    enum NumberComparison {
+        /// List membership (`in`, `hasAll`/`hasAny`/`hasOnly`, `removeAll`): an int never equals
+        /// a float at any depth (`1 in [1.0]` is false), `-0.0` equals `0.0`, and a value holding
+        /// NaN has no key, so it matches nothing (corpus num.n09, n33–n35, n37, n40).
+        case strict
+        /// Sets: numbers by value at every depth (`1 in [1.0].toSet()`), and NaN equals NaN
+        /// (corpus num.n36, n39, map.m24; the emulator hashes set elements).
+        case setMember
+    }
+
+    /// The value with numbers normalised per the chosen comparison.
     indirect enum Node: Hashable {
         /// `null`.
         case null
@@ -87,7 +93,7 @@ struct RulesValueKey: Hashable {
         case bool(Bool)
         /// An int, or an integral float compared by value.
         case int(Int64)
-        /// A float's bit pattern (`-0.0` folded into `0.0`).
+        /// A float's bit pattern (`-0.0` folded into `0.0`, every NaN into one pattern).
         case float(UInt64)
         /// UTF-8 bytes of a string (no canonical equivalence).
         case string([UInt8])
@@ -112,52 +118,54 @@ struct RulesValueKey: Hashable {
     /// The normalised value.
     let node: Node
 
-    /// The key of `value`; `numbersByValueAtDepth` selects set semantics (numbers by value at
-    /// every depth) over top-level `==` semantics (by value only at the top).
-    init?(_ value: RulesValue, numbersByValueAtDepth: Bool) {
-        guard let n = Self.node(value, byValue: true, deep: numbersByValueAtDepth) else { return nil }
+    /// The key of `value` under `comparison`; nil when the value equals nothing (NaN under
+    /// `.strict`) or has no key (map diffs, constraints).
+    init?(_ value: RulesValue, _ comparison: NumberComparison) {
+        guard let n = Self.node(value, comparison) else { return nil }
         node = n
     }
 
-    private static func floatNode(_ d: Double, byValue: Bool) -> Node? {
-        if d.isNaN { return nil }
-        if byValue, d == d.rounded(.towardZero), d >= -9_223_372_036_854_775_808.0, d < 9_223_372_036_854_775_808.0 {
-            return .int(Int64(d))
+    private static func floatNode(_ d: Double, _ comparison: NumberComparison) -> Node? {
+        switch comparison {
+        case .strict:
+            if d.isNaN { return nil }
+        case .setMember:
+            if d.isNaN { return .float(Double.nan.bitPattern) }
+            if d == d.rounded(.towardZero), d >= -9_223_372_036_854_775_808.0, d < 9_223_372_036_854_775_808.0 {
+                return .int(Int64(d))
+            }
         }
         return .float((d == 0 ? 0.0 : d).bitPattern)
     }
 
-    private static func node(_ v: RulesValue, byValue: Bool, deep: Bool) -> Node? {
-        let nestedByValue = deep
+    private static func node(_ v: RulesValue, _ comparison: NumberComparison) -> Node? {
         switch v {
         case .null: return .null
         case .bool(let b): return .bool(b)
-        case .int(let i):
-            // Without by-value semantics an int must not collide with an integral float.
-            return .int(i)
-        case .float(let d):
-            return floatNode(d, byValue: byValue)
+        case .int(let i): return .int(i)
+        case .float(let d): return floatNode(d, comparison)
         case .string(let s): return .string(Array(s.utf8))
         case .bytes(let b): return .bytes(b)
         case .list(let l):
             var out: [Node] = []
             out.reserveCapacity(l.count)
             for e in l {
-                guard let n = strictOrByValue(e, byValue: nestedByValue, deep: deep) else { return nil }
+                guard let n = node(e, comparison) else { return nil }
                 out.append(n)
             }
             return .list(out)
         case .map(let m):
             var out: [String: Node] = [:]
             for (k, e) in m.entries {
-                guard let n = strictOrByValue(e, byValue: nestedByValue, deep: deep) else { return nil }
+                guard let n = node(e, comparison) else { return nil }
                 out[k] = n
             }
             return .map(out)
         case .set(let s):
+            // A set inside anything compares as a set.
             var out = Set<Node>()
             for e in s.elements {
-                guard let n = node(e, byValue: true, deep: true) else { return nil }
+                guard let n = node(e, .setMember) else { return nil }
                 out.insert(n)
             }
             return .set(out)
@@ -168,14 +176,5 @@ struct RulesValueKey: Hashable {
             return .latlng((g.latitude == 0 ? 0.0 : g.latitude).bitPattern, (g.longitude == 0 ? 0.0 : g.longitude).bitPattern)
         case .mapDiff, .constraint: return nil
         }
-    }
-
-    /// Nested elements: strict numbers (an integral float keeps a float key distinct from ints).
-    private static func strictOrByValue(_ v: RulesValue, byValue: Bool, deep: Bool) -> Node? {
-        if !byValue, case .float(let d) = v {
-            if d.isNaN { return nil }
-            return .float((d == 0 ? 0.0 : d).bitPattern)
-        }
-        return node(v, byValue: byValue, deep: deep)
     }
 }

@@ -71,8 +71,16 @@ public enum RulesType: String, Sendable, Hashable, CaseIterable {
     case number
 
     /// True when a value of kind `k` passes `is self`.
+    ///
+    /// `is set` is false for every value, sets included: the emulator answers so (corpus
+    /// res.r23, res.r31; `[1].toSet() is list` and `is map` are false too), and matching it
+    /// means a rule relying on `is set` denies here as it does there.
     func admits(_ k: RulesType) -> Bool {
-        self == .number ? (k == .int || k == .float) : k == self
+        switch self {
+        case .number: return k == .int || k == .float
+        case .set: return false
+        default: return k == self
+        }
     }
 }
 
@@ -81,8 +89,10 @@ public enum RulesType: String, Sendable, Hashable, CaseIterable {
 public struct RulesMap: Sendable {
     /// The entries.
     public var entries: [String: RulesValue]
-    /// True for a synthetic, partial map: reading an absent key, `keys()`, `size()` … errors,
-    /// because the query does not pin those fields (stricter than the emulator, see §7 note).
+    /// True for a synthetic, partial map: reading an absent key, `size()`, `values()`, `in`
+    /// of an absent key … errors, because the query does not pin those fields (stricter than
+    /// the emulator, which treats the map as holding exactly the filtered fields). `keys()` is
+    /// the exception: it lists the filtered fields, as on the emulator (§7 item 3).
     public var isPartial: Bool
 
     /// Creates a map.
@@ -95,7 +105,8 @@ public struct RulesMap: Sendable {
     public var sortedKeys: [String] { entries.keys.sorted(by: utf8Less) }
 }
 
-/// A set value: unique elements (numbers compared by value at any depth), insertion order kept.
+/// A set value: unique elements (numbers compared by value at any depth, NaN equal to NaN),
+/// insertion order kept.
 public struct RulesSet: Sendable {
     /// The elements, duplicates removed.
     public private(set) var elements: [RulesValue]
@@ -105,8 +116,8 @@ public struct RulesSet: Sendable {
         var seen = Set<RulesValueKey>()
         var out: [RulesValue] = []
         for v in values {
-            guard let k = RulesValueKey(v, numbersByValueAtDepth: true) else {
-                out.append(v)  // contains NaN: equal to nothing, never deduplicated
+            guard let k = RulesValueKey(v, .setMember) else {
+                out.append(v)  // a map diff or constraint: no key, never deduplicated
                 continue
             }
             if seen.insert(k).inserted { out.append(v) }

@@ -5,19 +5,42 @@ import Foundation
 /// `string`, `path`, `debug`, `get`, `exists`, `getAfter`, `existsAfter` (reference §4.2,
 /// §4.9, §4.13, §6). `bool()` is deliberately absent (production answers Function not found).
 extension Library {
-    /// A `math.*` rounding function: ints pass through, floats round to an int.
-    static func mathFunction(_ name: String, _ doc: String, _ f: @escaping @Sendable (Double) -> Double?) -> Builtin {
-        Builtin("math.\(name)", ["math.\(name)(number) -> int"], arity: 1...1, doc: doc) { c throws(RulesEvalError) in
-            if case .int(let i) = c.args[0] { return .int(i) }
-            let d = try c.number(0)
-            guard let r = f(d), r.isFinite, r >= -9_223_372_036_854_775_808.0, r < 9_223_372_036_854_775_808.0 else {
-                throw c.fail("Cannot convert \(RulesFormat.double(d)) to int.")
-            }
-            return .int(Int64(r))
+    /// What `string(v)` (and `list.join`) makes of `v`: `true`, `1`, `2.0` (Java `Double.toString`),
+    /// `null`, the string itself, a path's text; nil for any other type.
+    static func stringForm(_ v: RulesValue) -> String? {
+        switch v {
+        case .bool(let b): return b ? "true" : "false"
+        case .int(let i): return String(i)
+        case .float(let d): return RulesFormat.double(d)
+        case .null: return "null"
+        case .string(let s): return s
+        case .path(let p): return p.description
+        default: return nil
         }
     }
 
-    /// `math` namespace (reference §4.13).
+    /// `math.ceil` / `math.floor`: the rounded value as a float, for int input too
+    /// (`math.ceil(2) is float`; corpus misc.c08, c11, c16). The signature names only float, as
+    /// the emulator's error text does.
+    static func mathRoundingToFloat(_ name: String, _ doc: String, _ rule: FloatingPointRoundingRule) -> Builtin {
+        Builtin("math.\(name)", ["math.\(name)(float) -> float"], arity: 1...1, doc: doc) { c throws(RulesEvalError) in
+            .float(try c.number(0).rounded(rule))
+        }
+    }
+
+    /// Java `Math.round(double)`: the nearest long, ties toward positive infinity
+    /// (`-2.5` → `-2`), NaN → 0, saturating at the `Int64` bounds (corpus misc.c03, c04, c14).
+    static func javaRound(_ d: Double) -> Int64 {
+        if d.isNaN { return 0 }
+        let floor = d.rounded(.down)
+        // `d - floor` is exact for every finite double, so the tie test is exact.
+        let r = d - floor >= 0.5 ? floor + 1 : floor
+        if r >= 9_223_372_036_854_775_808.0 { return .max }
+        if r < -9_223_372_036_854_775_808.0 { return .min }
+        return Int64(r)
+    }
+
+    /// `math` namespace (reference §4.13; return types as the emulator answers them).
     static let mathEntries: [Builtin] = [
         Builtin("math.abs", ["math.abs(int) -> int", "math.abs(float) -> float"], arity: 1...1, doc: "Absolute value, same type.") {
             c throws(RulesEvalError) in
@@ -29,26 +52,24 @@ extension Library {
             default: throw c.unsupported()
             }
         },
-        mathFunction("ceil", "Smallest int not below the input.") { $0.rounded(.up) },
-        mathFunction("floor", "Largest int not above the input.") { $0.rounded(.down) },
-        mathFunction("round", "Nearest int, halves away from zero.") { $0.rounded(.toNearestOrAwayFromZero) },
-        Builtin("math.sqrt", ["math.sqrt(number) -> float"], arity: 1...1, doc: "Square root (NaN for negatives).") {
+        mathRoundingToFloat("ceil", "Smallest integral float not below the input.", .up),
+        mathRoundingToFloat("floor", "Largest integral float not above the input.", .down),
+        Builtin("math.round", ["math.round(float) -> int"], arity: 1...1, doc: "Nearest int, halves toward +∞ (Java Math.round).") {
+            c throws(RulesEvalError) in
+            if case .int(let i) = c.args[0] { return .int(i) }
+            return .int(javaRound(try c.number(0)))
+        },
+        Builtin("math.sqrt", ["math.sqrt(float) -> float"], arity: 1...1, doc: "Square root (NaN for negatives).") {
             c throws(RulesEvalError) in
             .float(try c.number(0).squareRoot())
         },
-        Builtin("math.pow", ["math.pow(number, number) -> float"], arity: 2...2, doc: "Base raised to the exponent.") {
+        Builtin("math.pow", ["math.pow(float, float) -> float"], arity: 2...2, doc: "Base raised to the exponent.") {
             c throws(RulesEvalError) in
             .float(pow(try c.number(0), try c.number(1)))
         },
-        Builtin("math.isNaN", ["math.isNaN(number) -> bool"], arity: 1...1, doc: "True for NaN.") { c throws(RulesEvalError) in
+        // No `math.isInfinite`: documented, but the emulator answers Function not found (corpus misc.c07).
+        Builtin("math.isNaN", ["math.isNaN(float) -> bool"], arity: 1...1, doc: "True for NaN.") { c throws(RulesEvalError) in
             .bool(try c.number(0).isNaN)
-        },
-        Builtin(
-            "math.isInfinite", ["math.isInfinite(number) -> bool"], arity: 1...1,
-            doc: "True for ±Infinity (documented; production lacks it)."
-        ) {
-            c throws(RulesEvalError) in
-            .bool(try c.number(0).isInfinite)
         },
     ]
 
@@ -147,20 +168,13 @@ extension Library {
         Builtin(
             "string",
             [
-                "string(bool) -> string", "string(int) -> string", "string(float) -> string", "string(null) -> string",
-                "string(string) -> string", "string(path) -> string",
+                "string(int) -> string", "string(float) -> string", "string(null) -> string", "string(string) -> string",
+                "string(bool) -> string", "string(path) -> string",
             ],
             arity: 1...1, doc: "Text form: true, 1, 2.0, null."
         ) { c throws(RulesEvalError) in
-            switch c.args[0] {
-            case .bool(let b): return .string(b ? "true" : "false")
-            case .int(let i): return .string(String(i))
-            case .float(let d): return .string(RulesFormat.double(d))
-            case .null: return .string("null")
-            case .string(let s): return .string(s)
-            case .path(let p): return .string(p.description)
-            default: throw c.unsupported()
-            }
+            guard let text = stringForm(c.args[0]) else { throw c.unsupported() }
+            return .string(text)
         },
         Builtin("path", ["path(string) -> path"], arity: 1...1, doc: "Path from a string; leading '/' optional.") {
             c throws(RulesEvalError) in

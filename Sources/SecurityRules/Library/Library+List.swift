@@ -7,28 +7,31 @@ extension Library {
         return []
     }
 
+    /// The argument types `string()` accepts, in the emulator's order (its error text).
+    static let stringFormSignatures = ["int", "float", "null", "string", "bool", "path"].map { "string(\($0))" }
+
     /// The receiver as a set.
     static func receiverSet(_ c: Builtin.Call) -> RulesSet {
         if case .set(let s) = c.receiver { return s }
         return RulesSet([])
     }
 
-    /// A membership index: hashed keys plus NaN-holding values (which match nothing).
+    /// A membership index: hashed keys of the values that have one (see `RulesValueKey`).
     struct Membership {
         /// Hashed keys of the indexed values.
         var keys = Set<RulesValueKey>()
-        /// True for set semantics (numbers by value at every depth).
-        let deep: Bool
+        /// How numbers compare: `.strict` for lists, `.setMember` for sets.
+        let comparison: RulesValueKey.NumberComparison
 
         /// Indexes `values`.
-        init(_ values: [RulesValue], deep: Bool) {
-            self.deep = deep
-            for v in values { if let k = RulesValueKey(v, numbersByValueAtDepth: deep) { keys.insert(k) } }
+        init(_ values: [RulesValue], _ comparison: RulesValueKey.NumberComparison) {
+            self.comparison = comparison
+            for v in values { if let k = RulesValueKey(v, comparison) { keys.insert(k) } }
         }
 
         /// True when `v` equals an indexed value.
         func contains(_ v: RulesValue) -> Bool {
-            guard let k = RulesValueKey(v, numbersByValueAtDepth: deep) else { return false }
+            guard let k = RulesValueKey(v, comparison) else { return false }
             return keys.contains(k)
         }
     }
@@ -39,36 +42,36 @@ extension Library {
             .int(Int64(receiverList(c).count))
         },
         Builtin(
-            "hasAll", on: .list, ["list.hasAll(list) -> bool", "list.hasAll(set) -> bool"], arity: 1...1,
+            "hasAll", on: .list, ["list.hasAll(list) -> bool"], arity: 1...1,
             doc: "Every element of the argument is in the list."
         ) {
             c throws(RulesEvalError) in
-            let other = try c.collection(0)
+            let other = try c.list(0)
             let mine = receiverList(c)
             try c.charge(mine.count + other.count)
-            let index = Membership(mine, deep: false)
+            let index = Membership(mine, .strict)
             return .bool(other.allSatisfy(index.contains))
         },
         Builtin(
-            "hasAny", on: .list, ["list.hasAny(list) -> bool", "list.hasAny(set) -> bool"], arity: 1...1,
+            "hasAny", on: .list, ["list.hasAny(list) -> bool"], arity: 1...1,
             doc: "Some element of the argument is in the list."
         ) {
             c throws(RulesEvalError) in
-            let other = try c.collection(0)
+            let other = try c.list(0)
             let mine = receiverList(c)
             try c.charge(mine.count + other.count)
-            let index = Membership(mine, deep: false)
+            let index = Membership(mine, .strict)
             return .bool(other.contains(where: index.contains))
         },
         Builtin(
-            "hasOnly", on: .list, ["list.hasOnly(list) -> bool", "list.hasOnly(set) -> bool"], arity: 1...1,
+            "hasOnly", on: .list, ["list.hasOnly(list) -> bool"], arity: 1...1,
             doc: "Every element of the list is in the argument."
         ) {
             c throws(RulesEvalError) in
-            let other = try c.collection(0)
+            let other = try c.list(0)
             let mine = receiverList(c)
             try c.charge(mine.count + other.count)
-            let index = Membership(other, deep: false)
+            let index = Membership(other, .strict)
             return .bool(mine.allSatisfy(index.contains))
         },
         Builtin("concat", on: .list, ["list.concat(list) -> list"], arity: 1...1, doc: "Appended copy, no dedupe.") {
@@ -87,20 +90,26 @@ extension Library {
             let other = try c.list(0)
             let mine = receiverList(c)
             try c.charge(mine.count + other.count)
-            let index = Membership(other, deep: false)
+            let index = Membership(other, .strict)
             return .list(mine.filter { !index.contains($0) })
         },
-        Builtin("join", on: .list, ["list.join(string) -> string"], arity: 1...1, doc: "Joins string elements with the separator.") {
+        Builtin(
+            "join", on: .list, ["list.join(string) -> string"], arity: 1...1,
+            doc: "Joins the elements' `string()` forms with the separator (corpus lst.l07, l24)."
+        ) {
             c throws(RulesEvalError) in
             let sep = try c.string(0)
+            let mine = receiverList(c)
+            try c.charge(mine.count)
             var parts: [String] = []
-            for e in receiverList(c) {
-                guard case .string(let s) = e else {
-                    throw c.fail(RulesMessages.unsupported("list<\(e.typeName)>.join(string)", expected: ["list<string>.join(string)"]))
+            parts.reserveCapacity(mine.count)
+            for e in mine {
+                // The emulator converts each element as `string()` does and fails as it does.
+                guard let text = stringForm(e) else {
+                    throw c.fail(RulesMessages.unsupported("string(\(e.typeName))", expected: stringFormSignatures))
                 }
-                parts.append(s)
+                parts.append(text)
             }
-            try c.charge(parts.count)
             return .string(parts.joined(separator: sep))
         },
         Builtin("toSet", on: .list, ["list.toSet() -> set"], arity: 0...0, doc: "Set of the unique elements.") { c throws(RulesEvalError) in
@@ -123,7 +132,7 @@ extension Library {
             let other = try c.collection(0)
             let mine = receiverSet(c).elements
             try c.charge(mine.count + other.count)
-            let index = Membership(mine, deep: true)
+            let index = Membership(mine, .setMember)
             return .bool(other.allSatisfy(index.contains))
         },
         Builtin(
@@ -134,7 +143,7 @@ extension Library {
             let other = try c.collection(0)
             let mine = receiverSet(c).elements
             try c.charge(mine.count + other.count)
-            let index = Membership(mine, deep: true)
+            let index = Membership(mine, .setMember)
             return .bool(other.contains(where: index.contains))
         },
         Builtin(
@@ -145,7 +154,7 @@ extension Library {
             let other = try c.collection(0)
             let mine = receiverSet(c).elements
             try c.charge(mine.count + other.count)
-            let index = Membership(other, deep: true)
+            let index = Membership(other, .setMember)
             return .bool(mine.allSatisfy(index.contains))
         },
         Builtin("difference", on: .set, ["set.difference(set) -> set"], arity: 1...1, doc: "Elements of the receiver not in the argument.")
@@ -154,7 +163,7 @@ extension Library {
             guard case .set(let other) = c.args[0] else { throw c.unsupported() }
             let mine = receiverSet(c).elements
             try c.charge(mine.count + other.elements.count)
-            let index = Membership(other.elements, deep: true)
+            let index = Membership(other.elements, .setMember)
             return .set(RulesSet(mine.filter { !index.contains($0) }))
         },
         Builtin("union", on: .set, ["set.union(set) -> set"], arity: 1...1, doc: "Elements in either set.") { c throws(RulesEvalError) in
@@ -168,7 +177,7 @@ extension Library {
             guard case .set(let other) = c.args[0] else { throw c.unsupported() }
             let mine = receiverSet(c).elements
             try c.charge(mine.count + other.elements.count)
-            let index = Membership(other.elements, deep: true)
+            let index = Membership(other.elements, .setMember)
             return .set(RulesSet(mine.filter(index.contains)))
         },
     ]

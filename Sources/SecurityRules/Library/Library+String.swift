@@ -7,22 +7,24 @@ extension Library {
     }
 
     /// The rules error for a failed regex operation.
-    static func regexFailure(_ f: RulesRegex.Failure, _ c: Builtin.Call) -> RulesEvalError {
+    static func regexFailure(_ f: RulesRegex.Failure, pattern: String, _ c: Builtin.Call) -> RulesEvalError {
         switch f {
-        case .syntax(let m): return c.fail("Invalid regular expression: \(m).")
+        case .syntax: return c.fail(RulesMessages.invalidRegex(pattern))
         case .exhausted: return RulesEvalError("Regular expression exceeded the work budget.", at: c.position, kind: .fatal)
         }
     }
 
     /// Runs a regex operation with the evaluation's remaining work budget.
-    static func withRegexBudget<T>(_ c: Builtin.Call, _ body: (inout Int) throws(RulesRegex.Failure) -> T) throws(RulesEvalError) -> T {
+    static func withRegexBudget<T>(_ c: Builtin.Call, pattern: String, _ body: (inout Int) throws(RulesRegex.Failure) -> T)
+        throws(RulesEvalError) -> T
+    {
         var budget = max(0, c.evaluation.limits.maxWork - c.evaluation.work)
         let before = budget
         let result: T
         do throws(RulesRegex.Failure) {
             result = try body(&budget)
         } catch {
-            throw regexFailure(error, c)
+            throw regexFailure(error, pattern: pattern, c)
         }
         try c.charge(before - budget)
         return result
@@ -38,7 +40,9 @@ extension Library {
             let re = try c.string(0)
             let s = receiverString(c)
             return .bool(
-                try withRegexBudget(c) { (b: inout Int) throws(RulesRegex.Failure) in try RulesRegex.fullMatch(re, s, budget: &b) })
+                try withRegexBudget(c, pattern: re) { (b: inout Int) throws(RulesRegex.Failure) in
+                    try RulesRegex.fullMatch(re, s, budget: &b)
+                })
         },
         Builtin(
             "replace", on: .string, ["string.replace(string, string) -> string"], arity: 2...2,
@@ -49,7 +53,9 @@ extension Library {
             let sub = try c.string(1)
             let s = receiverString(c)
             return .string(
-                try withRegexBudget(c) { (b: inout Int) throws(RulesRegex.Failure) in try RulesRegex.replaceAll(re, s, sub, budget: &b) })
+                try withRegexBudget(c, pattern: re) { (b: inout Int) throws(RulesRegex.Failure) in
+                    try RulesRegex.replaceAll(re, s, sub, budget: &b)
+                })
         },
         Builtin(
             "split", on: .string, ["string.split(string) -> list"], arity: 1...1,
@@ -58,7 +64,9 @@ extension Library {
             c throws(RulesEvalError) in
             let re = try c.string(0)
             let s = receiverString(c)
-            let parts = try withRegexBudget(c) { (b: inout Int) throws(RulesRegex.Failure) in try RulesRegex.split(re, s, budget: &b) }
+            let parts = try withRegexBudget(c, pattern: re) { (b: inout Int) throws(RulesRegex.Failure) in
+                try RulesRegex.split(re, s, budget: &b)
+            }
             return .list(parts.map { .string($0) })
         },
         Builtin("lower", on: .string, ["string.lower() -> string"], arity: 0...0, doc: "ASCII letters to lower case.") { c in

@@ -29,7 +29,9 @@ enum Library {
         switch receiver {
         case .null: throw RulesEvalError(RulesMessages.nullValue, at: p)
         case .constraint(let c): return try ConstraintLogic.method(name, c, args, at: p)
-        case .map(let m) where m.isPartial && name != "get":
+        case .map(let m) where m.isPartial && name != "get" && name != "keys":
+            // `keys()` lists only the fields the query filters on, as the emulator does
+            // (reference §7 item 3, firebase-tools #4420; corpus query.k01, k02).
             throw RulesEvalError("", at: p, kind: .unprovable)
         default: break
         }

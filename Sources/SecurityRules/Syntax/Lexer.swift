@@ -121,54 +121,57 @@ struct Lexer {
         return Token(kind: .invalid, start: start, end: offset)
     }
 
-    /// number := DIGITS [ '.' DIGITS ] [ EXP ] | '0x' HEXDIGITS ;  EXP := ('e'|'E') ['+'|'-'] DIGITS
+    /// number := INT [ '.' { DIGIT } ] | '.' DIGIT { DIGIT } ;  INT := '0' | NONZERO { DIGIT }
+    ///
+    /// The emulator's number tokens: no exponent, no hex, no leading zeros, `1.` and `.5` are
+    /// floats. A number directly followed by a letter or another number is a syntax error
+    /// naming what follows, as the emulator words it: `1e3` → `Unexpected 'e3'.`, `0x10` →
+    /// `Unexpected 'x10'.`, `007` → `Unexpected '0'.` (corpus compile.c22, c23).
     private mutating func scanNumber(start: Int) -> Token {
-        if peek() == 48, let x = peek(1), x == 120 || x == 88 {
-            offset += 2
-            var value: UInt64 = 0
-            var overflow = false
-            let digitsStart = offset
-            while let d = peek(), let h = Self.hexValue(d) {
-                let (m, o1) = value.multipliedReportingOverflow(by: 16)
-                let (a, o2) = m.addingReportingOverflow(UInt64(h))
-                overflow = overflow || o1 || o2
-                value = a
-                offset += 1
-            }
-            if offset == digitsStart { error("Hex literal needs at least one digit.", at: start) }
-            if overflow { error("Integer literal out of range.", at: start) }
-            return Token(kind: .int(value), start: start, end: offset)
-        }
-        var isFloat = false
-        while let d = peek(), Self.isDigit(d) { offset += 1 }
-        if peek() == 46, let d = peek(1), Self.isDigit(d) {
-            isFloat = true
-            offset += 1
-            while let d = peek(), Self.isDigit(d) { offset += 1 }
-        }
-        if let e = peek(), e == 101 || e == 69 {
-            var k = 1
-            if let s = peek(1), s == 43 || s == 45 { k = 2 }
-            if let d = peek(k), Self.isDigit(d) {
-                isFloat = true
-                offset += k
-                while let d = peek(), Self.isDigit(d) { offset += 1 }
-            }
-        }
+        offset = numberEnd(from: start)
         let text = source.slice(start, offset)
-        if let d = peek(), Self.isIdentStart(d) {
-            while let d = peek(), Self.isIdentPart(d) { offset += 1 }
-            error("Invalid number literal '\(source.slice(start, offset))'.", at: start)
+        if let d = peek(), Self.isIdentStart(d) || startsNumber(at: offset) {
+            let junkStart = offset
+            if Self.isIdentStart(d) {
+                while let d = peek(), Self.isIdentPart(d) { offset += 1 }
+            } else {
+                offset = numberEnd(from: offset)
+            }
+            error("Unexpected '\(source.slice(junkStart, offset))'.", at: junkStart)
             return Token(kind: .invalid, start: start, end: offset)
         }
-        if isFloat {
-            return Token(kind: .float(Double(text) ?? .nan), start: start, end: offset)
+        if text.contains(".") {
+            let digits = (text.hasPrefix(".") ? "0" : "") + text + (text.hasSuffix(".") ? "0" : "")
+            return Token(kind: .float(Double(digits) ?? .nan), start: start, end: offset)
         }
         guard let v = UInt64(text) else {
             error("Integer literal out of range.", at: start)
             return Token(kind: .invalid, start: start, end: offset)
         }
         return Token(kind: .int(v), start: start, end: offset)
+    }
+
+    /// True when a number token starts at byte `i`: a digit, or `.` and a digit.
+    private func startsNumber(at i: Int) -> Bool {
+        guard i < bytes.count else { return false }
+        if Self.isDigit(bytes[i]) { return true }
+        return bytes[i] == 46 && i + 1 < bytes.count && Self.isDigit(bytes[i + 1])
+    }
+
+    /// The end of the number token starting at byte `i` (`startsNumber(at: i)` holds).
+    private func numberEnd(from i: Int) -> Int {
+        var j = i
+        func digits() { while j < bytes.count, Self.isDigit(bytes[j]) { j += 1 } }
+        if bytes[j] == 48 {
+            j += 1
+        } else if bytes[j] != 46 {
+            digits()
+        }
+        if j < bytes.count, bytes[j] == 46 {
+            j += 1
+            digits()
+        }
+        return j
     }
 
     private static func hexValue(_ c: UInt8) -> UInt8? {
@@ -325,6 +328,9 @@ struct Lexer {
 
     /// Peeks the raw byte at the cursor (no trivia skipped).
     func rawByte(_ k: Int = 0) -> UInt8? { peek(k) }
+
+    /// The byte at absolute offset `i`, or nil past the end.
+    func rawByte(at i: Int) -> UInt8? { i >= 0 && i < bytes.count ? bytes[i] : nil }
 
     /// Advances the cursor by `n` raw bytes.
     mutating func advanceRaw(_ n: Int) { offset = min(bytes.count, offset + n) }

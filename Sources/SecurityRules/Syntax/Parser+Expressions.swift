@@ -1,4 +1,5 @@
-/// The expression grammar, highest precedence last (reference §2.2).
+/// The expression grammar: conditional, binary operators by precedence climbing, unary,
+/// postfix, primary (reference §2.2, with the emulator's binding order; see `binaryLevel`).
 extension Parser {
     /// Words that cannot name a variable (reference §2.1).
     static let reservedWords: Set<String> = [
@@ -26,12 +27,12 @@ extension Parser {
         }
     }
 
-    /// expr := or [ '?' expr ':' expr ]
+    /// expr := binary(1) [ '?' expr ':' expr ]
     mutating func parseExpression() throws(Abort) -> Expr {
         let start = current.start
         try enter(at: start)
         defer { nesting -= 1 }
-        let cond = try parseOr()
+        let cond = try parseBinary(atLeast: 1)
         guard current.isSymbol("?") else { return cond }
         advance()
         let a = try parseExpression()
@@ -40,110 +41,91 @@ extension Parser {
         return try make(.ternary(cond, a, b), from: start)
     }
 
-    /// or := and { '||' and }
-    mutating func parseOr() throws(Abort) -> Expr {
-        let start = current.start
-        var terms = [try parseAnd()]
-        while current.isSymbol("||") {
-            advance()
-            terms.append(try parseAnd())
+    /// The binding strength of the operator at the lookahead, tightest highest, or nil when the
+    /// lookahead is not a binary operator (or `is`).
+    ///
+    /// Tightest to loosest: `* / %`, `+ -`, `< <= > >=`, `== !=`, `is`, `in`, `&&`, `||`, as the
+    /// emulator binds them (corpus ops.p07–p09, p26–p32; reference §2.2's table puts `in` and
+    /// `is` above `==`, which the emulator contradicts).
+    var binaryLevel: Int? {
+        switch current.kind {
+        case .symbol("||"): return 1
+        case .symbol("&&"): return 2
+        case .identifier("in"): return 3
+        case .identifier("is"): return 4
+        case .symbol("=="), .symbol("!="): return 5
+        case .symbol("<"), .symbol("<="), .symbol(">"), .symbol(">="): return 6
+        case .symbol("+"), .symbol("-"): return 7
+        case .symbol("*"), .symbol("/"), .symbol("%"): return 8
+        default: return nil
         }
-        return terms.count == 1 ? terms[0] : try make(.logical(.or, terms), from: start)
     }
 
-    /// and := equality { '&&' equality }
-    mutating func parseAnd() throws(Abort) -> Expr {
-        let start = current.start
-        var terms = [try parseEquality()]
-        while current.isSymbol("&&") {
-            advance()
-            terms.append(try parseEquality())
-        }
-        return terms.count == 1 ? terms[0] : try make(.logical(.and, terms), from: start)
-    }
-
-    /// equality := is { ( '==' | '!=' ) is }
-    mutating func parseEquality() throws(Abort) -> Expr {
-        let start = current.start
-        var lhs = try parseIs()
-        while let op = binaryOperator(["==", "!="]) {
-            advance()
-            let rhs = try parseIs()
-            lhs = try make(.binary(op, lhs, rhs), from: start)
-        }
-        return lhs
-    }
-
-    /// is := in { 'is' TYPE }
-    mutating func parseIs() throws(Abort) -> Expr {
-        let start = current.start
-        var lhs = try parseIn()
-        while current.isIdentifier("is") {
-            advance()
-            guard let name = current.identifier else { try fail("Expected a type name after 'is', found \(describe(current)).") }
-            guard let type = RulesType(rawValue: name), type != .null else {
-                try fail(
-                    "Unknown type '\(name)' after 'is'; expected one of bool, int, float, number, string, bytes, list, map, set, map_diff, path, timestamp, duration, latlng, constraint."
-                )
-            }
-            advance()
-            lhs = try make(.isType(lhs, type), from: start)
-        }
-        return lhs
-    }
-
-    /// in := relation { 'in' relation }
-    mutating func parseIn() throws(Abort) -> Expr {
-        let start = current.start
-        var lhs = try parseRelation()
-        while current.isIdentifier("in") {
-            advance()
-            let rhs = try parseRelation()
-            lhs = try make(.binary(.in, lhs, rhs), from: start)
-        }
-        return lhs
-    }
-
-    /// relation := additive { ( '<' | '<=' | '>' | '>=' ) additive }
-    mutating func parseRelation() throws(Abort) -> Expr {
-        let start = current.start
-        var lhs = try parseAdditive()
-        while let op = binaryOperator(["<", "<=", ">", ">="]) {
-            advance()
-            let rhs = try parseAdditive()
-            lhs = try make(.binary(op, lhs, rhs), from: start)
-        }
-        return lhs
-    }
-
-    /// additive := multiplicative { ( '+' | '-' ) multiplicative }
-    mutating func parseAdditive() throws(Abort) -> Expr {
-        let start = current.start
-        var lhs = try parseMultiplicative()
-        while let op = binaryOperator(["+", "-"]) {
-            advance()
-            let rhs = try parseMultiplicative()
-            lhs = try make(.binary(op, lhs, rhs), from: start)
-        }
-        return lhs
-    }
-
-    /// multiplicative := unary { ( '*' | '/' | '%' ) unary }
-    mutating func parseMultiplicative() throws(Abort) -> Expr {
+    /// binary(n) := unary { OP(level >= n) binary(level + 1) | 'is'(level >= n) TYPE }
+    ///
+    /// Precedence climbing in the shape of the emulator's ANTLR left-recursive rule: every
+    /// operator is left-associative, and `is TYPE` is a postfix that a tighter operator may
+    /// follow, so `1 is int == true` reads `((1 is int) == true)` and `'a' in l is bool` reads
+    /// `('a' in (l is bool))`. Runs of `&&` (or of `||`) become one n-ary node so long chains
+    /// stay shallow.
+    mutating func parseBinary(atLeast minimum: Int) throws(Abort) -> Expr {
         let start = current.start
         var lhs = try parseUnary()
-        while let op = binaryOperator(["*", "/", "%"]) {
+        // An `&&` / `||` run being collected; it becomes `lhs` once another operator or the end comes.
+        var run: (op: RulesLogicalOperator, terms: [Expr])?
+        while let level = binaryLevel, level >= minimum {
+            let logical: RulesLogicalOperator? = current.isSymbol("&&") ? .and : current.isSymbol("||") ? .or : nil
+            if let r = run, r.op != logical {
+                lhs = try make(.logical(r.op, r.terms), from: start)
+                run = nil
+            }
+            if let op = logical {
+                advance()
+                let rhs = try parseBinary(atLeast: level + 1)
+                if run == nil { run = (op, [lhs]) }
+                run?.terms.append(rhs)
+                continue
+            }
+            if current.isIdentifier("is") {
+                advance()
+                let type = try parseTypeName()
+                lhs = try make(.isType(lhs, type), from: start)
+                continue
+            }
+            if current.isSymbol("/"), let next = lexer.rawByte(at: current.end), !Lexer.isSpace(next) {
+                // The emulator lexes `/` glued to what follows as a path, so `1/0` and `a /b`
+                // do not compile there; division needs whitespace after the `/` (corpus compile.c03).
+                try fail(
+                    "Missing 'match' keyword before path. (A '/' directly followed by text starts a path; put a space after '/' to divide.)"
+                )
+            }
+            let op: RulesBinaryOperator
+            if current.isIdentifier("in") {
+                op = .in
+            } else if case .symbol(let s) = current.kind, let o = RulesBinaryOperator(rawValue: s) {
+                op = o
+            } else {
+                try fail("Expected an operator, found \(describe(current)).")
+            }
             advance()
-            let rhs = try parseUnary()
+            let rhs = try parseBinary(atLeast: level + 1)
             lhs = try make(.binary(op, lhs, rhs), from: start)
         }
+        if let r = run { lhs = try make(.logical(r.op, r.terms), from: start) }
         return lhs
     }
 
-    /// The current token as one of the `allowed` operators.
-    func binaryOperator(_ allowed: Set<String>) -> RulesBinaryOperator? {
-        guard case .symbol(let s) = current.kind, allowed.contains(s) else { return nil }
-        return RulesBinaryOperator(rawValue: s)
+    /// typeName := IDENT naming a rules type other than null (after `is`).
+    /// - Throws: `Abort` (after recording an error) for anything else.
+    mutating func parseTypeName() throws(Abort) -> RulesType {
+        guard let name = current.identifier else { try fail("Expected a type name after 'is', found \(describe(current)).") }
+        guard let type = RulesType(rawValue: name), type != .null else {
+            try fail(
+                "Unknown type '\(name)' after 'is'; expected one of bool, int, float, number, string, bytes, list, map, set, map_diff, path, timestamp, duration, latlng, constraint."
+            )
+        }
+        advance()
+        return type
     }
 
     /// unary := ( '!' | '-' ) unary | postfix

@@ -54,6 +54,11 @@ struct Parser {
         diagnostics.append(RulesDiagnostic(.error, message, at: position(offset), in: source))
     }
 
+    /// Records a warning at a byte offset.
+    mutating func warning(_ message: String, at offset: Int) {
+        diagnostics.append(RulesDiagnostic(.warning, message, at: position(offset), in: source))
+    }
+
     /// Records `message` at the current token and aborts the statement.
     mutating func fail(_ message: String) throws(Abort) -> Never {
         if current.kind != .invalid { error(message, at: current.start) }
@@ -282,17 +287,27 @@ struct Parser {
     }
 
     /// allow := 'allow' method { ',' method } [ ':' 'if' expr ] [ ';' ]
+    ///
+    /// A method name the language does not know (`allow fetch`) is a warning and grants
+    /// nothing, as on the emulator (`Invalid method name: fetch.`, corpus compile.c04, c21):
+    /// rejecting the file would keep the previous rules in force.
     mutating func parseAllow() -> AllowDecl? {
         let start = current.start
         advance()
         do {
             var methods: [AllowMethod] = []
+            var first = true
             repeat {
-                if !methods.isEmpty { advance() }
-                guard let name = current.identifier, let m = AllowMethod(rawValue: name) else {
+                if !first { advance() }
+                first = false
+                guard let name = current.identifier else {
                     try fail("Expected a method (read, write, get, list, create, update, delete), found \(describe(current)).")
                 }
-                methods.append(m)
+                if let m = AllowMethod(rawValue: name) {
+                    methods.append(m)
+                } else {
+                    warning("Invalid method name: \(name).", at: current.start)
+                }
                 advance()
             } while current.isSymbol(",")
             var condition: Expr?

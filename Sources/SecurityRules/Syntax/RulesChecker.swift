@@ -4,7 +4,8 @@
 /// - at most 7 parameters and 10 `let`s per function; no recursion, direct or mutual;
 /// - match nesting ≤ 10, ≤ 20 captures per nested set, ≤ 100 segments;
 /// - one recursive wildcard per match statement; in version 1 it must be the last segment;
-/// - the ruleset text ≤ 256 KB.
+/// - the ruleset text ≤ 256 KB;
+/// - regex literals given to `matches` / `split` compile.
 struct RulesChecker {
     /// The checked text.
     let source: RulesSource
@@ -29,7 +30,39 @@ struct RulesChecker {
         for f in service.functions { checkFunction(f) }
         for m in service.matches { checkMatch(m, depth: 1, captures: 0, segments: 0, version: file.version) }
         checkRecursion(file)
+        checkRegexLiterals(file)
         checkNames(file)
+    }
+
+    /// Rejects an invalid regular expression written as a string literal argument of
+    /// `matches` or `split`, as the emulator does at compile time (`Invalid regular expression
+    /// pattern. Pattern: (.`, corpus compile.c19); a computed pattern fails only when run, and
+    /// `replace` is not checked there either.
+    mutating func checkRegexLiterals(_ file: RulesFileSyntax) {
+        let program = RulesProgram(source: source, syntax: file)
+        func visit(_ e: Expr, in checker: inout RulesChecker) {
+            if case .method(_, let name, let args) = e.kind, name == "matches" || name == "split", args.count == 1,
+                case .literal(.string(let pattern)) = args[0].kind
+            {
+                do throws(RulesRegex.Failure) {
+                    _ = try RulesRegex.compile(pattern)
+                } catch {
+                    var reason = ""
+                    if case .syntax(let why) = error { reason = " (\(why))" }
+                    checker.error(RulesMessages.invalidRegex(pattern) + reason, at: args[0].position)
+                }
+            }
+            for c in e.kind.children { visit(c, in: &checker) }
+        }
+        for s in program.scopes {
+            for f in s.functions.values.sorted(by: { $0.position < $1.position }) {
+                for b in f.bindings { visit(b.value, in: &self) }
+                visit(f.body, in: &self)
+            }
+        }
+        for m in program.matches {
+            for a in m.allows { if let c = a.condition { visit(c, in: &self) } }
+        }
     }
 
     mutating func warning(_ message: String, at position: SourcePosition) {
