@@ -45,6 +45,10 @@ def _server_survives(request):
     if h is None:
         return
     problem = h.health_problem()
+    if problem is not None and request.node.get_closest_marker("xfail") is not None:
+        # A known (xfail) crash: the test itself asserts liveness; bring the server back.
+        h.restart()
+        return
     if problem is not None:
         tail = h.log_tail()
         h.restart()
