@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import time
 
 import pytest
@@ -332,33 +331,55 @@ def test_rules_diagnostics_are_bounded(hearth):
 
 
 @pytest.mark.xfail(strict=True, reason="hearth bug (CPU DoS): RulesSource.position(ofOffset:) counts the "
-                   "column from the start of the line for every token (RulesSource.swift:36), so one long "
-                   "line compiles in O(n²): 45 KB → 11 s, 180 KB → 90 s in a debug build")
-def test_long_single_line_rules_compile_quickly(hearth):
-    src = rules_with(" || ".join(["false"] * 2_000) + " || true")  # ~18 KB on one line
-    t0 = time.monotonic()
-    r = put_rules(hearth, src)
-    elapsed = time.monotonic() - t0
-    assert r.status == 200, r
+                   "column from the start of the line for every token (RulesSource.swift:36), so one long line "
+                   "compiles in O(n²): the same 36 KB ruleset takes 2.6 s on one line vs 0.08 s on 4,000 lines "
+                   "(debug build); 180 KB on one line ≈ 90 s")
+def test_long_single_line_rules_compile_as_fast_as_multi_line(hearth):
+    def compile_time(sep: str) -> float:
+        src = rules_with(sep.join(["false"] * 3_000) + " || true")  # ~27 KB
+        t0 = time.monotonic()
+        r = put_rules(hearth, src)
+        assert r.status == 200, r
+        return time.monotonic() - t0
+
+    multi = compile_time(" ||\n")
+    one = compile_time(" || ")
     assert put_rules(hearth, HEARTH_RULES).status == 200
-    assert elapsed < 0.5, f"{len(src)}-byte one-line ruleset took {elapsed:.1f}s to compile"
+    assert one < 5 * multi + 0.3, f"one line {one:.2f}s vs multi-line {multi:.2f}s for the same tokens"
 
 
-@pytest.mark.xfail(strict=True, reason="hearth bug (head-of-line blocking): request handlers run on Swift's "
-                   "cooperative pool (width = cores); two CPU-heavy requests on a 2-core machine stall every "
-                   "other request, even GET /, until one finishes")
-def test_two_slow_requests_do_not_stall_the_server(hearth):
-    import threading
-    src = rules_with(" || ".join(["false"] * 3_000) + " || true")
-    done = []
-    ts = [threading.Thread(target=lambda: done.append(put_rules(hearth, src))) for _ in range(os.cpu_count() or 2)]
-    for t in ts:
-        t.start()
-    time.sleep(0.3)
-    t0 = time.monotonic()
-    ok = hearth.root_ok(timeout=30)
-    latency = time.monotonic() - t0
-    for t in ts:
-        t.join()
-    assert put_rules(hearth, HEARTH_RULES).status == 200
-    assert ok and latency < 0.5, f"GET / took {latency:.2f}s while {len(ts)} rules compiles ran"
+# --- the same denials over gRPC --------------------------------------------------------------
+
+def test_grpc_reads_honour_denial(hearth):
+    grpc = pytest.importorskip("grpc")
+    from hostile_h2 import get_document_request, listen_documents_request, pb_bytes
+
+    name = f"{DOCS}/private/a1"
+    query = pb_bytes(1, DOCS.encode()) + pb_bytes(2, pb_bytes(2, pb_bytes(2, b"private")))
+    batch_get = pb_bytes(1, DB.encode()) + pb_bytes(2, name.encode())
+    with grpc.insecure_channel(f"127.0.0.1:{hearth.port}") as ch:
+        for md in [(), (("authorization", MALLORY["Authorization"]),)]:
+            for kind, method, payload in [("unary", "GetDocument", get_document_request(name)),
+                                          ("stream", "BatchGetDocuments", batch_get),
+                                          ("stream", "RunQuery", query)]:
+                path = f"/google.firestore.v1.Firestore/{method}"
+                with pytest.raises(grpc.RpcError) as e:
+                    if kind == "unary":
+                        ch.unary_unary(path)(payload, timeout=5, metadata=md)
+                    else:
+                        list(ch.unary_stream(path)(payload, timeout=5, metadata=md))
+                assert e.value.code() == grpc.StatusCode.PERMISSION_DENIED, (method, e.value)
+            # Listen: the target is removed with a cause; the secret never crosses the wire.
+            call = ch.stream_stream("/google.firestore.v1.Firestore/Listen")(
+                iter([listen_documents_request(DB, name, 7)]), timeout=3, metadata=md)
+            received = b""
+            try:
+                for msg in call:
+                    received += msg
+            except grpc.RpcError as e:
+                assert e.code() in (grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.PERMISSION_DENIED), e
+            assert b"s3cr3t" not in received
+        with pytest.raises(grpc.RpcError) as e:
+            ch.unary_unary("/google.firestore.v1.Firestore/GetDocument")(
+                get_document_request(name), timeout=5, metadata=(("authorization", "Bearer garbage"),))
+        assert e.value.code() in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.UNAUTHENTICATED), e.value
