@@ -126,3 +126,40 @@ def test_restart_after_kill9_keeps_serving_and_time_does_not_go_back(durable):
     r = durable.request("PATCH", doc_path("clock", "b"), {"fields": {}})
     assert r.status == 200
     assert r.json()["updateTime"] > t1, "commit time went backwards across a restart"
+
+
+@pytest.mark.xfail(strict=True, reason="hearth bug (fd exhaustion): each open read-only transaction holds its "
+                   "own SQLite connection (2 fds, pooled without bound afterwards); with no cap on open "
+                   "transactions a client exhausts RLIMIT_NOFILE and every read and write then fails with "
+                   "500 INTERNAL 'SQLite error 14 (unable to open database file)'")
+def test_open_transactions_cannot_exhaust_file_descriptors(tmp_path):
+    import shutil
+    import hostile_support
+    prlimit = shutil.which("prlimit")
+    if prlimit is None:
+        pytest.skip("prlimit not installed")
+    wrapper = tmp_path / "hearth-limited"
+    wrapper.write_text(f"#!/bin/sh\nexec {prlimit} --nofile=300:300 {hostile_support.hearth_binary()} \"$@\"\n")
+    wrapper.chmod(0o755)
+    h = Hearth(tmp_path, data=tmp_path / "hearth.sqlite")
+    old = hostile_support.os.environ.get("HEARTH_BIN")
+    hostile_support.os.environ["HEARTH_BIN"] = str(wrapper)
+    try:
+        h.start()
+    finally:
+        if old is None:
+            del hostile_support.os.environ["HEARTH_BIN"]
+        else:
+            hostile_support.os.environ["HEARTH_BIN"] = old
+    try:
+        statuses = []
+        for _ in range(200):
+            r = h.request("POST", f"/v1/{DB}/documents:beginTransaction", {"options": {"readOnly": {}}})
+            statuses.append(r.status)
+            if r.status != 200:
+                break
+        assert 500 not in statuses, f"beginTransaction answered 500 after {statuses.count(200)} transactions"
+        r = h.request("PATCH", doc_path("fd", "x"), {"fields": {}})
+        assert r.status == 200, f"an unrelated write failed while transactions were open: {r!r}"
+    finally:
+        h.stop()

@@ -697,6 +697,31 @@ def test_transaction_from_other_database_is_rejected(hearth):
     hearth.request("POST", ROLLBACK, {"transaction": tx})
 
 
+@pytest.mark.xfail(strict=True, reason="hearth bug (memory DoS): every read-only transaction pins a store "
+                   "snapshot until it ends (no cap on open transactions, 60 s idle / 270 s lifetime); interleaved "
+                   "with writes each pinned snapshot keeps its own copy: 2,000 of them over 5,000 small documents "
+                   "grew RSS 34 → 910 MiB in 5 s (in-memory store)")
+def test_open_read_only_transactions_do_not_pin_unbounded_memory(hearth):
+    writes = [{"update": {"name": name("pin", f"d{i:05d}"), "fields": {"s": {"stringValue": "x" * 100}}}}
+              for i in range(5_000)]
+    assert commit(hearth, writes).status == 200
+    rss0 = hearth.rss_kib()
+    txs = []
+    try:
+        for i in range(600):
+            r = hearth.request("POST", BEGIN, {"options": {"readOnly": {}}})
+            if r.status != 200:
+                assert_firestore_error(r, {400, 429})  # a cap (RESOURCE_EXHAUSTED) is a fine answer
+                break
+            txs.append(r.json()["transaction"])
+            assert commit(hearth, [{"update": {"name": name("pin", f"d{i:05d}"), "fields": {}}}]).status == 200
+        growth = hearth.rss_kib() - rss0
+    finally:
+        for tx in txs:
+            hearth.request("POST", ROLLBACK, {"transaction": tx})
+    assert growth < 100 * 1024, f"RSS grew {growth // 1024} MiB for {len(txs)} open read-only transactions"
+
+
 # --- bearer tokens -----------------------------------------------------------------------------
 
 GOOD_HEADER = b64url({"alg": "none", "typ": "JWT"})
