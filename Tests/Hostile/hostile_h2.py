@@ -127,6 +127,9 @@ class H2Conn:
         self.next_sid = 1
         if send_preface:
             self.send(PREFACE + settings())
+            # Read and ACK the server's SETTINGS first: until they are acknowledged the server
+            # still enforces the default 65,535-byte stream window (RFC 9113 §6.5.3).
+            self.read_until(lambda e: e[0] == SETTINGS and not e[1] & ACK, timeout)
 
     def send(self, data: bytes) -> bool:
         try:
