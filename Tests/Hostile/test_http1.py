@@ -570,3 +570,45 @@ def test_percent_encoded_default_database_is_decoded(hearth):
     path = f"/v1/projects/{PROJECT}/databases/%28default%29/documents/%70ct/%64"
     r = hearth.request("GET", path)
     assert r.status == 200 and b'"7"' in r.body, r
+
+
+# --- protocol sniffing --------------------------------------------------------------------------
+
+def trickle(port: int, parts: list[bytes], delay: float = 0.1) -> bytes:
+    s = connect(port)
+    try:
+        for p in parts:
+            s.sendall(p)
+            time.sleep(delay)
+        s.settimeout(5)
+        buf = b""
+        while not parse_responses(buf):
+            c = s.recv(65536)
+            if not c:
+                break
+            buf += c
+        return buf
+    finally:
+        s.close()
+
+
+def test_http1_methods_starting_like_the_h2_preface_are_not_misrouted(hearth):
+    body = b'{"fields":{}}'
+    patch = (b"PATCH " + doc_path("sniff", "d").encode() + b" HTTP/1.1\r\nHost: x\r\nContent-Length: "
+             + str(len(body)).encode() + b"\r\n\r\n" + body)
+    rs = parse_responses(trickle(hearth.port, [patch[:1], patch[1:2], patch[2:3], patch[3:]]))
+    assert rs and rs[0][0] == 200, rs
+    rs = parse_responses(trickle(hearth.port, [b"P", b"R", b"I / HTTP/1.1\r\nHost: x\r\n\r\n"]))
+    assert rs and rs[0][0] in (400, 404, 405, 501), rs
+
+
+def test_h2c_upgrade_header_is_ignored_over_http1(hearth):
+    data = (b"GET / HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
+            b"HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n")
+    status, _, body, _ = one_response(hearth.port, data)
+    assert (status, body.strip()) == (200, b"Ok")
+
+
+def test_h2_preface_prefix_then_http1_garbage_is_rejected(hearth):
+    status, _, _, _ = one_response(hearth.port, b"PRI * HTTP/2.0\r\n\r\nSMjunk\r\n\r\n")
+    assert status in (400, 505), status
