@@ -108,9 +108,10 @@ extension FirestoreEngine {
     public func beginTransaction(in database: DatabaseID, mode: TransactionMode) throws(FirestoreError) -> [UInt8] {
         if case .readOnly = mode {
             let (snapshot, readTime) = try openSnapshot()
-            return transactions.begin(database: database, mode: mode, snapshot: snapshot, readTime: readTime)
+            // On refusal the registry drops (and so closes) the snapshot.
+            return try transactions.begin(database: database, mode: mode, snapshot: snapshot, readTime: readTime)
         }
-        return transactions.begin(database: database, mode: mode, snapshot: nil, readTime: nil)
+        return try transactions.begin(database: database, mode: mode, snapshot: nil, readTime: nil)
     }
 
     /// Number of open (unexpired) transactions.
@@ -169,12 +170,19 @@ extension FirestoreEngine {
         let (snapshot, readTime) = try openSnapshot()
         defer { snapshot.close() }
         let view = ReadView(snapshot: snapshot, database: database, recording: true)
-        let value = try body(view, readTime)
+        let outcome: Result<T, FirestoreError>
+        do throws(FirestoreError) {
+            outcome = .success(try body(view, readTime))
+        } catch {
+            outcome = .failure(error)
+        }
+        // Record what was read even when the read fails: a GetDocument of a missing document
+        // answers NOT_FOUND, yet its absence is a read the commit must validate.
         let recorded = view.recorded
         try transactions.with(id, database: database) { (e: inout TransactionRegistry.Entry) throws(FirestoreError) in
             for (p, v) in recorded where e.readVersions[p] == nil { e.readVersions[p] = v }
         }
-        return ReadResult(value: value, readTime: readTime, transaction: newID)
+        return ReadResult(value: try outcome.get(), readTime: readTime, transaction: newID)
     }
 
     func validate(_ target: QueryTarget) throws(FirestoreError) {

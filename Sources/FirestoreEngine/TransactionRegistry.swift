@@ -51,9 +51,16 @@ final class TransactionRegistry: Sendable {
 
     init(clock: @escaping @Sendable () -> Timestamp) { self.clock = clock }
 
+    /// Most read-only transactions open at once: each holds a store snapshot (for SQLite a
+    /// reader connection and its descriptors) until it ends or expires.
+    static let maxHeldSnapshots = 64
+    /// Most transactions open at once.
+    static let maxOpen = 10_000
+
     /// Opens a transaction and returns its id.
+    /// - Throws: `.resourceExhausted` when too many transactions (or read-only snapshots) are open.
     func begin(database: DatabaseID, mode: TransactionMode, snapshot: (any StoreSnapshot)?, readTime: Timestamp?)
-        -> [UInt8]
+        throws(FirestoreError) -> [UInt8]
     {
         let n = counter.add(1, ordering: .relaxed).newValue
         var id: [UInt8] = withUnsafeBytes(of: n.bigEndian, Array.init)
@@ -63,10 +70,20 @@ final class TransactionRegistry: Sendable {
         let entry = Entry(
             database: database, mode: mode, snapshot: snapshot.map(SnapshotBox.init), readTime: readTime,
             created: now, lastUsed: now)
-        entries.withLock { table in
+        let admitted = entries.withLock { table -> Bool in
             expire(&table, now: now)
             if case .readWrite(let retrying?) = mode { table[retrying] = nil }
+            if table.count >= Self.maxOpen { return false }
+            if snapshot != nil, table.values.lazy.filter({ $0.snapshot != nil }).count >= Self.maxHeldSnapshots {
+                return false
+            }
             table[id] = entry
+            return true
+        }
+        guard admitted else {
+            throw FirestoreError(
+                .resourceExhausted,
+                "Too many open transactions: commit or roll back some (read-only ones hold a snapshot until they end or expire after 60 s idle).")
         }
         return id
     }

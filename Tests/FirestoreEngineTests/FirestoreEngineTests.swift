@@ -312,3 +312,37 @@ import Testing
         #expect(try e.getDocument(path("c/x"), in: db, auth: .admin).value.fields["v"] == .integer(2))
     }
 }
+
+@Suite struct MissingReadTests {
+    @Test func aNotFoundGetInsideATransactionIsStillARead() throws {
+        let e = try makeEngine()
+        let t = try e.beginTransaction(in: db, mode: .readWrite(retrying: nil))
+        #expect(throws: FirestoreError.self) {
+            try e.getDocument(path("lost/x"), in: db, consistency: .transaction(t), auth: .admin)
+        }
+        _ = try e.commit([set("lost/x", ["by": .string("rival")])], in: db, auth: .admin)
+        do {
+            _ = try e.commit([set("lost/x", ["by": .string("me")])], in: db, transaction: t, auth: .admin)
+            Issue.record("the commit must abort: the document read as missing now exists")
+        } catch {
+            #expect(error.code == .aborted)
+        }
+    }
+}
+
+@Suite struct TransactionLimitTests {
+    @Test func readOnlyTransactionsAreCapped() throws {
+        let e = try makeEngine()
+        for _ in 0..<TransactionRegistry.maxHeldSnapshots {
+            _ = try e.beginTransaction(in: db, mode: .readOnly(readTime: nil))
+        }
+        do {
+            _ = try e.beginTransaction(in: db, mode: .readOnly(readTime: nil))
+            Issue.record("the cap must refuse one more snapshot")
+        } catch {
+            #expect(error.code == .resourceExhausted)
+        }
+        // Read-write transactions hold no snapshot and are still admitted.
+        _ = try e.beginTransaction(in: db, mode: .readWrite(retrying: nil))
+    }
+}
