@@ -104,6 +104,13 @@ public enum DocumentLimits {
                 if !(isVector && k == "__type__") { try validateName(k) }
                 try validate(e, depth: depth + 1)
             }
+        case .reference(let name):
+            // projects/{p}/databases/{d}/documents/{c}/{id}…: an even, non-empty document path of valid ids.
+            let segments = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            guard segments.count >= 7, segments[0] == "projects", segments[2] == "databases", segments[4] == "documents",
+                !segments[1].isEmpty, !segments[3].isEmpty, (segments.count - 5) % 2 == 0
+            else { throw .invalidArgument("Reference value \"\(name)\" is not a document name.") }
+            try ResourcePath(Array(segments.dropFirst(5))).validateIDs()
         case .string(let s):
             if s.utf8.count > 1_048_487 { throw .invalidArgument("String value is longer than 1,048,487 bytes.") }
         case .bytes(let b):

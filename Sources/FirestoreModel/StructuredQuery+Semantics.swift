@@ -28,6 +28,14 @@ extension StructuredQuery {
         if offset < 0 { throw .invalidArgument("offset must be non-negative.") }
         if let l = limit, l < 0 { throw .invalidArgument("limit must be non-negative.") }
         if collectionID.isEmpty && !allDescendants { throw .invalidArgument("Collection id must not be empty.") }
+        if !collectionID.isEmpty {
+            if collectionID.contains("/") { throw .invalidArgument("Collection id \"\(collectionID)\" must not contain '/'.") }
+            try ResourcePath([collectionID]).validateIDs()
+        }
+        if let f = filter, f.disjunctionCount > Self.maxDisjunctions {
+            throw .invalidArgument(
+                "Invalid Query. The filter has more than \(Self.maxDisjunctions) disjunctions in disjunctive normal form.")
+        }
         let order = normalizedOrderBy
         for c in [startAt, endAt].compactMap({ $0 }) where c.values.count > order.count {
             throw .invalidArgument("Too many cursor values specified. The specified order by clause has \(order.count) fields.")
@@ -133,7 +141,29 @@ func validateQueryPath(_ p: FieldPath) throws(FirestoreError) {
     }
 }
 
+extension StructuredQuery {
+    /// Most disjunctions a filter may have in disjunctive normal form. Source: reference §1.5.
+    public static let maxDisjunctions = 30
+}
+
 extension Filter {
+    /// The number of disjunctions of the filter in disjunctive normal form (an `in` or
+    /// `array-contains-any` of n values counts n), saturating just above the limit so that a
+    /// product of ORs is never expanded.
+    public var disjunctionCount: Int {
+        let cap = StructuredQuery.maxDisjunctions + 1
+        switch self {
+        case .composite(.or, let fs):
+            return min(cap, fs.reduce(0) { min(cap, $0 + $1.disjunctionCount) })
+        case .composite(.and, let fs):
+            return fs.reduce(1) { min(cap, $0 * max(1, $1.disjunctionCount)) }
+        case .field(_, .in, .array(let a)), .field(_, .arrayContainsAny, .array(let a)):
+            return min(cap, max(1, a.count))
+        default:
+            return 1
+        }
+    }
+
     /// Fields constrained by inequality operators anywhere in the filter: `<`, `<=`, `>`,
     /// `>=`, `!=`, `not-in`, and the unary `IS_NOT_NAN` / `IS_NOT_NULL` (what clients send for
     /// `!= NaN` / `!= null`; the emulator orders their results by the field).

@@ -226,3 +226,17 @@ private func firstRequest(_ input: String) throws -> HTTP1ParsedRequest {
         #expect(parse(input, split: .random(seed: 3)).first?.hasSuffix(body) == true)
     }
 }
+
+@Suite struct RequestTargetBytesTests {
+    @Test func rawNonASCIIBytesInTheTargetAreABadRequest() {
+        for raw: [UInt8] in [[0xFF, 0xFE], [0xC3, 0xA9]] {
+            var parser = HTTP1RequestParser()
+            parser.feed(Array("GET /c/".utf8) + raw + Array(" HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+            var sawError = false
+            while let event = parser.next() {
+                if case .error = event { sawError = true }
+            }
+            #expect(sawError, "\(raw)")
+        }
+    }
+}

@@ -138,12 +138,12 @@ def test_transactions_that_batch_get_a_missing_document_conflict(hearth):
     racing_missing_reads(hearth, "batchget")
 
 
-@pytest.mark.xfail(strict=True, reason=MISSING_READ_BUG)
+
 def test_transactions_that_get_a_missing_document_conflict(hearth):
     racing_missing_reads(hearth, "get")
 
 
-@pytest.mark.xfail(strict=True, reason=MISSING_READ_BUG)
+
 def test_missing_document_read_in_transaction_then_created_aborts(hearth):
     """Single-threaded reproducer: begin; GET missing doc in tx; create it outside; commit in tx."""
     tx = hearth.request("POST", BEGIN, {}).json()["transaction"]

@@ -128,10 +128,6 @@ def test_restart_after_kill9_keeps_serving_and_time_does_not_go_back(durable):
     assert r.json()["updateTime"] > t1, "commit time went backwards across a restart"
 
 
-@pytest.mark.xfail(strict=True, reason="hearth bug (fd exhaustion): each open read-only transaction holds its "
-                   "own SQLite connection (2 fds, pooled without bound afterwards); with no cap on open "
-                   "transactions a client exhausts RLIMIT_NOFILE and every read and write then fails with "
-                   "500 INTERNAL 'SQLite error 14 (unable to open database file)'")
 def test_open_transactions_cannot_exhaust_file_descriptors(tmp_path):
     import shutil
     import hostile_support

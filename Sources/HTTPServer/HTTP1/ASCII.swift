@@ -37,7 +37,9 @@ enum ASCII {
 
     /// Visible ASCII as allowed in a request-target (RFC 9112 §3.2); no whitespace or controls.
     static func isTargetChar(_ byte: UInt8) -> Bool {
-        byte > 0x20 && byte != 0x7F
+        // Visible ASCII only: the request-target is ASCII (RFC 3986 §2; RFC 9112 §3.2), so raw
+        // non-ASCII bytes are refused rather than decoded lossily into one aliased path.
+        byte > 0x20 && byte < 0x7F
     }
 
     /// The value of one hexadecimal digit, or `nil` when `byte` is not `HEXDIG`.
