@@ -1,6 +1,7 @@
 import FirestoreEngine
 import FirestoreModel
 import ProtoWire
+import Synchronization
 
 /// The bidirectional Listen stream: requests add and remove targets; the engine's
 /// `ListenSession` produces events (under the writer lock, enqueued here) which one writer
@@ -28,7 +29,8 @@ struct GRPCListenCall {
                         do throws(FirestoreError) {
                             try await call.send(Self.response(event).serializedBytes(database: db))
                         } catch {
-                            return nil  // The client went away; the reader ends too.
+                            holder.clientGone.store(true, ordering: .relaxed)  // The reader stops too.
+                            return nil
                         }
                     }
                 }
@@ -47,6 +49,8 @@ struct GRPCListenCall {
     private func read(outbound: AsyncStream<[ListenEvent]>.Continuation, holder: SessionHolder) async -> FirestoreError? {
         do throws(FirestoreError) {
             while let bytes = try await call.nextMessage() {
+                // A reset or vanished client: stop before working through requests still queued.
+                if Task.isCancelled || holder.clientGone.load(ordering: .relaxed) { return nil }
                 let request = try FirestoreProto.ListenRequest(serializedBytes: bytes, streamDatabase: holder.database)
                 if holder.session == nil {
                     guard let db = request.database else {
@@ -60,8 +64,21 @@ struct GRPCListenCall {
                 guard let session = holder.session else { continue }
                 switch request.targetChange {
                 case .addTarget(let target)?:
+                    holder.targetCount += 1
+                    if holder.targetCount > Self.maxTargetsPerStream {
+                        outbound.yield([
+                            .targetChange(.add, targetIDs: [target.targetID], cause: nil, resumeToken: nil, readTime: nil),
+                            .targetChange(
+                                .remove, targetIDs: [target.targetID],
+                                cause: FirestoreError(
+                                    .resourceExhausted, "A Listen stream may hold at most \(Self.maxTargetsPerStream) targets."),
+                                resumeToken: nil, readTime: nil),
+                        ])
+                        continue
+                    }
                     session.addTarget(Self.spec(target))
                 case .removeTarget(let id)?:
+                    holder.targetCount = max(0, holder.targetCount - 1)
                     session.removeTarget(id)
                 case .rejectedTarget(let id, let error)?:
                     outbound.yield([
@@ -77,6 +94,9 @@ struct GRPCListenCall {
             return error
         }
     }
+
+    /// Most targets one stream may add (clients use a handful; Python one, mobile one per listener).
+    static let maxTargetsPerStream = 500
 
     static func spec(_ t: FirestoreProto.Target) -> ListenTargetSpec {
         let kind: ListenTargetKind
@@ -116,4 +136,8 @@ struct GRPCListenCall {
 final class SessionHolder: @unchecked Sendable {
     var database: DatabaseID?
     var session: ListenSession?
+    /// Targets added minus removed; the reader's alone.
+    var targetCount = 0
+    /// Set by the writer when a send fails (the client reset the stream or went away).
+    let clientGone = Atomic<Bool>(false)
 }
