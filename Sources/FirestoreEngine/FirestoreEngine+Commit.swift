@@ -133,14 +133,16 @@ extension FirestoreEngine {
             if let d = applied.document {
                 try DocumentLimits.validate(fields: d.fields, path: path)
             }
-            if !auth.isAdmin, let method = accessMethod(for: w, before: before) {
+            if !auth.isAdmin {
+                let method = accessMethod(for: w, before: before)
                 // A set or merge without precondition: the emulator's denial message also lists
                 // the statements of the method that did not apply (`RulesRequest.isUpsert`).
-                let isUpsert = method != .delete && w.currentDocument == .none
+                let writes = method == .create || method == .update
+                let isUpsert = writes && w.currentDocument == .none
                 requests.append(
                     AccessRequest(
                         database: database, method: method, path: path, auth: auth, time: commitTime,
-                        resource: before, requestResource: method == .delete ? nil : applied.document, isUpsert: isUpsert))
+                        resource: before, requestResource: writes ? applied.document : nil, isUpsert: isUpsert))
             }
         }
         if !requests.isEmpty {
@@ -174,12 +176,14 @@ extension FirestoreEngine {
         }
     }
 
-    /// The rules method of a write (verify writes are not writes). A precondition names it:
-    /// `exists: false` is a create and `exists: true` or an `updateTime` an update, whatever
-    /// is stored (corpus write.p1, p2, p4); without one, the stored document decides.
-    func accessMethod(for write: Write, before: Document?) -> AccessMethod? {
+    /// The rules method of a write. A precondition names it: `exists: false` is a create and
+    /// `exists: true` or an `updateTime` an update, whatever is stored (corpus write.p1, p2,
+    /// p4); without one, the stored document decides. A `verify` is a read of the document, so
+    /// it is decided as a `get` — its precondition must not reveal a document the caller may
+    /// not read.
+    func accessMethod(for write: Write, before: Document?) -> AccessMethod {
         switch write.operation {
-        case .verify: return nil
+        case .verify: return .get
         case .delete: return .delete
         case .update, .transform:
             switch write.currentDocument {

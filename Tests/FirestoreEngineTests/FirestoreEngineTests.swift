@@ -346,3 +346,24 @@ import Testing
         _ = try e.beginTransaction(in: db, mode: .readWrite(retrying: nil))
     }
 }
+
+@Suite struct VerifyAccessTests {
+    @Test func aVerifyIsDecidedAsAGetSoItCannotProbeForDocuments() throws {
+        let seen = Mutex<[AccessMethod]>([])
+        let e = try makeEngine(policy: ClosurePolicy { requests, _ in
+            seen.withLock { $0 += requests.map(\.method) }
+            return requests.contains { $0.method == .get } ? .permissionDenied("no reads") : nil
+        })
+        _ = try e.commit([set("private/a1", ["s": .string("x")])], in: db, auth: .admin)
+        for name in ["private/a1", "private/nope"] {
+            let verify = Write(operation: .verify(path(name)), currentDocument: .exists(true))
+            do {
+                _ = try e.commit([verify], in: db, auth: alice)
+                Issue.record("a verify the rules deny as a get must be PERMISSION_DENIED")
+            } catch {
+                #expect(error.code == .permissionDenied, "\(name): \(error)")
+            }
+        }
+        #expect(seen.withLock { $0 } == [.get, .get])
+    }
+}
