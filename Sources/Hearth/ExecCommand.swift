@@ -8,8 +8,8 @@ import Foundation
 /// (when Auth runs), `FIREBASE_EMULATOR_HUB`, `GCLOUD_PROJECT`, `GOOGLE_CLOUD_PROJECT` — with
 /// its standard input, output and error inherited, then stops Hearth and returns the command's
 /// exit status (128 + N when a signal N killed it). Hearth's per-request log is off (`--quiet`)
-/// so the command's output stays readable. Signals are not forwarded: Ctrl-C reaches the
-/// command through the terminal's process group. Source: reference §2.3.
+/// so the command's output stays readable. The command gets default signal dispositions;
+/// SIGINT, SIGTERM and SIGHUP sent to Hearth are forwarded to it. Source: reference §2.3.
 public enum ExecCommand {
     /// Runs `arguments` (everything after `exec`).
     /// - Returns: the command's exit status.
@@ -76,28 +76,61 @@ public enum ExecCommand {
         return nil
     }
 
-    /// Runs the child with inherited standard streams and waits for it without blocking a thread.
+    /// Runs the child with inherited standard streams and waits for it.
+    ///
+    /// The child is spawned with every signal at its default disposition and none blocked
+    /// (`posix_spawn` with `SETSIGDEF` + `SETSIGMASK`): Hearth itself ignores SIGINT/SIGTERM to
+    /// catch them through Dispatch, and a child must not inherit that, or Ctrl-C would not stop
+    /// it. SIGINT, SIGTERM and SIGHUP sent to Hearth are forwarded to the child; Hearth stops
+    /// once the child has exited.
     /// - Returns: its exit status, or 128 + the signal that killed it.
-    /// - Throws: when the process cannot be launched.
+    /// - Throws: `ConfigError` when the process cannot be launched.
     static func runProcess(_ executable: String, _ arguments: [String], _ environment: [String: String]) async throws
         -> Int32
     {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
-            process.terminationHandler = { p in
-                let status = p.terminationReason == .uncaughtSignal ? 128 + p.terminationStatus : p.terminationStatus
-                continuation.resume(returning: status)
-            }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(
-                    throwing: ConfigError("exec: cannot run \(executable): \(error.localizedDescription)"))
+        let pid = try spawn(executable, arguments, environment)
+        let forwarders = [SIGINT, SIGTERM, SIGHUP].map { sig -> DispatchSourceSignal in
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { kill(pid, sig) }
+            source.resume()
+            return source
+        }
+        defer { for f in forwarders { f.cancel() } }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
+            // waitpid blocks: a dedicated thread, not a cooperative one, waits for the child.
+            Thread.detachNewThread {
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                let signalled = status & 0x7F
+                continuation.resume(returning: signalled != 0 ? 128 + signalled : (status >> 8) & 0xFF)
             }
         }
+    }
+
+    /// `posix_spawn` of `executable` with default signal dispositions and an empty mask.
+    static func spawn(_ executable: String, _ arguments: [String], _ environment: [String: String]) throws -> pid_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var all = sigset_t()
+        sigfillset(&all)
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for p in argv { free(p) }
+            for p in envp { free(p) }
+        }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, executable, nil, &attributes, argv, envp)
+        guard rc == 0 else {
+            throw ConfigError("exec: cannot run \(executable): \(String(cString: strerror(rc)))")
+        }
+        return pid
     }
 }

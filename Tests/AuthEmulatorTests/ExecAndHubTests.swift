@@ -19,6 +19,14 @@ import Testing
         #expect(killed == 128 + 9)
     }
 
+    @Test func theCommandRunsWithDefaultSignalsAndNothingBlocked() async throws {
+        // Hearth ignores SIGINT/SIGTERM to catch them itself; the child must not inherit that,
+        // or Ctrl-C would not stop it (a fresh-user run found a blocked mask and SIG_IGN here).
+        #expect(try await exec(["sh", "-c", "kill -TERM $$; sleep 5"]) == 143)
+        #expect(try await exec(["sh", "-c", "grep -q '^SigBlk:[[:space:]]*0*$' /proc/self/status"]) == 0)
+        #expect(try await exec(["sh", "-c", "kill -INT $$; sleep 5"]) == 130)
+    }
+
     @Test func theCommandSeesTheEmulatorEnvironment() async throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-exec-env-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
