@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 
 /// Command-line entry points of `hearth`.
 ///
@@ -28,6 +29,14 @@ public enum HearthCLI {
                 HearthLog.error("hearth: unknown command \"\(args[0])\"\n\n\(usage)")
                 status = 2
             }
+        } catch let e as HTTPServerError {
+            if case .addressInUse = e {
+                HearthLog.error(
+                    "hearth: \(e.description): choose another with --firestore-port, --functions-port, --auth-port or --hub-port")
+            } else {
+                HearthLog.error("hearth: \(e.description)")
+            }
+            status = 1
         } catch let e as ConfigError {
             HearthLog.error("hearth: \(e.description)")
             status = 2
