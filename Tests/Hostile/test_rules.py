@@ -304,9 +304,6 @@ def test_deep_evaluation_is_bounded(hearth):
 
 # --- findings ---------------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="hearth bug (CRASH): nested match blocks recurse without a depth "
-                   "limit (Parser.parseMatch/parseBlockBody, Parser.swift:189/219); ~3,200 levels (54 KB, under "
-                   "the 256 KB ruleset limit) overflow the cooperative thread's stack → SIGSEGV")
 def test_deeply_nested_match_blocks_do_not_crash(hearth):
     src = "rules_version = '2';\nservice cloud.firestore {\n" + "match /a/{b} {\n" * 6_000 + "}\n" * 6_001
     try:
