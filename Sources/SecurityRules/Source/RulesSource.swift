@@ -58,6 +58,36 @@ public struct RulesSource: Sendable {
         return String(decoding: bytes[start..<max(start, end)], as: UTF8.self)
     }
 
+    /// Widest source excerpt a diagnostic quotes, in bytes (plus `…` at a cut end).
+    public static let excerptWidth = 160
+
+    /// The text of 1-based `line` around byte `offset` (which should be on that line): the
+    /// whole line when it fits `excerptWidth` bytes, otherwise a window of that many bytes
+    /// centred on `offset`, cut at scalar boundaries and marked `…` where cut. `caret` is the
+    /// 1-based scalar column of `offset` within the returned text. Costs O(`excerptWidth`).
+    public func excerpt(line: Int, at offset: Int) -> (text: String, caret: Int) {
+        guard line >= 1, line <= lineStarts.count else { return ("", 1) }
+        let start = lineStarts[line - 1]
+        var end = line < lineStarts.count ? lineStarts[line] - 1 : bytes.count
+        if end > start, bytes[end - 1] == 0x0D { end -= 1 }
+        end = max(start, end)
+        let at = max(start, min(offset, end))
+        var lo = start
+        var hi = end
+        if end - start > Self.excerptWidth {
+            lo = max(start, at - Self.excerptWidth / 2)
+            hi = min(end, lo + Self.excerptWidth)
+            lo = max(start, hi - Self.excerptWidth)
+            while lo > start, lo < bytes.count, bytes[lo] & 0xC0 == 0x80 { lo -= 1 }
+            while hi < end, bytes[hi] & 0xC0 == 0x80 { hi -= 1 }
+        }
+        let head = lo > start ? "…" : ""
+        let tail = hi < end ? "…" : ""
+        var caret = head.isEmpty ? 1 : 2
+        for i in lo..<max(lo, at) where bytes[i] & 0xC0 != 0x80 { caret += 1 }
+        return (head + String(decoding: bytes[lo..<hi], as: UTF8.self) + tail, caret)
+    }
+
     /// The source text between two byte offsets.
     func slice(_ start: Int, _ end: Int) -> String {
         let s = max(0, min(start, bytes.count))

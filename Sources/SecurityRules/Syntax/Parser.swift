@@ -23,8 +23,10 @@ struct Parser {
     var current: Token
     /// End offset of the last consumed token (node ends).
     var previousEnd = 0
-    /// Errors found so far.
-    var diagnostics: [RulesDiagnostic] = []
+    /// Errors found so far (bounded).
+    var log = DiagnosticLog()
+    /// The findings recorded so far.
+    var diagnostics: [RulesDiagnostic] { log.entries }
     /// The id the next expression node gets.
     var nextID = 0
     /// Current expression nesting.
@@ -57,12 +59,16 @@ struct Parser {
 
     /// Records an error at a byte offset.
     mutating func error(_ message: String, at offset: Int) {
-        diagnostics.append(RulesDiagnostic(.error, message, at: position(offset), in: source))
+        let at = position(offset)
+        let src = source
+        log.append(.error) { RulesDiagnostic(.error, message, at: at, in: src) }
     }
 
     /// Records a warning at a byte offset.
     mutating func warning(_ message: String, at offset: Int) {
-        diagnostics.append(RulesDiagnostic(.warning, message, at: position(offset), in: source))
+        let at = position(offset)
+        let src = source
+        log.append(.warning) { RulesDiagnostic(.warning, message, at: at, in: src) }
     }
 
     /// Records `message` at the current token and aborts the statement.
