@@ -324,10 +324,6 @@ def test_rules_diagnostics_are_bounded(hearth):
     assert elapsed < 1.0
 
 
-@pytest.mark.xfail(strict=True, reason="hearth bug (CPU DoS): RulesSource.position(ofOffset:) counts the "
-                   "column from the start of the line for every token (RulesSource.swift:36), so one long line "
-                   "compiles in O(n²): the same 36 KB ruleset takes 2.6 s on one line vs 0.08 s on 4,000 lines "
-                   "(debug build); 180 KB on one line ≈ 90 s")
 def test_long_single_line_rules_compile_as_fast_as_multi_line(hearth):
     def compile_time(sep: str) -> float:
         src = rules_with(sep.join(["false"] * 3_000) + " || true")  # ~27 KB

@@ -86,6 +86,31 @@ struct DiagnosticsTests {
         #expect(short.first?.caretColumn == 27)
     }
 
+    @Test func positionsOnLongNonASCIILinesAreCheap() {
+        // Columns used to be counted from the start of the line for every token: O(n²) on
+        // one long line holding any non-ASCII character.
+        let line = String(repeating: "aé€𝄞", count: 25_000)
+        let source = RulesSource(text: "x\n" + line + "\nz", fileName: "u")
+        let start = ContinuousClock.now
+        var column = 1
+        var ok = true
+        var offset = 2
+        for scalar in line.unicodeScalars {
+            let p = source.position(ofOffset: offset)
+            ok = ok && p.line == 2 && p.column == column
+            offset += String(scalar).utf8.count
+            column += 1
+        }
+        #expect(ok)
+        #expect(source.position(ofOffset: offset + 1) == SourcePosition(line: 3, column: 1, offset: offset + 1))
+        #expect(source.position(ofOffset: offset + 2).column == 2)
+        #expect(ContinuousClock.now - start < .seconds(3))
+        let chain = Array(repeating: "false", count: 15_000).joined(separator: " || ")
+        let t0 = ContinuousClock.now
+        #expect(throws: Never.self) { _ = try Ruleset(source: wrapped(chain + " || 'é' == 'é'"), fileName: "one-line") }
+        #expect(ContinuousClock.now - t0 < .seconds(5))
+    }
+
     @Test func diagnosticsAreSortedAndAllReported() {
         let text = """
             rules_version = '2';
