@@ -76,6 +76,18 @@ struct HostileInputTests {
         #expect(ContinuousClock.now - start < .seconds(10))
     }
 
+    @Test func theDefaultWorkBudgetDeniesQuickly() throws {
+        #expect(RulesLimits().maxWork <= 1_000_000)
+        // 500 `.*` over 5,000 characters: ~2.5 billion Pike VM steps without a budget.
+        let rs = try Ruleset(source: wrapped("resource.data.s.matches(resource.data.p)"), fileName: "re")
+        let doc: [String: Value] = ["s": .string(String(repeating: "b", count: 5_000)), "p": .string(String(repeating: ".*", count: 500))]
+        let start = ContinuousClock.now
+        let d = rs.decide(getRequest("a/b", resource: doc), access: NoDocumentAccess())
+        #expect(!d.allowed)
+        #expect(d.explanation.failure?.contains("work budget") == true)
+        #expect(ContinuousClock.now - start < .seconds(2))
+    }
+
     @Test func absurdRulesFilesAreRefusedQuickly() {
         let start = ContinuousClock.now
         let huge = String(repeating: "match /a/{b} { allow read: if true; }\n", count: 100_000)
