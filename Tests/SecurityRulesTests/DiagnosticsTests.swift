@@ -37,6 +37,80 @@ struct DiagnosticsTests {
         }
     }
 
+    /// The diagnostics of a file that must not compile.
+    func compileErrors(_ text: String) -> [RulesDiagnostic] {
+        do throws(RulesCompileError) {
+            _ = try Ruleset(source: text, fileName: "bad.rules")
+            Issue.record("should not compile")
+            return []
+        } catch {
+            return error.diagnostics
+        }
+    }
+
+    @Test func aRunOfOneBadCharacterIsOneDiagnostic() {
+        // 4,000 control characters on one line used to give 4,000 diagnostics quoting the
+        // whole line each (a 104 MB response).
+        let ds = compileErrors("service cloud.firestore { " + String(repeating: "\u{1}", count: 4_000) + " }")
+        #expect(ds.count == 1)
+        #expect(ds.first?.message == "Unexpected character '\u{1}' (4000 times).")
+        #expect(ds.map(\.rendered).joined().utf8.count < 1_000)
+    }
+
+    @Test func diagnosticsAreCappedWithASummary() {
+        let ds = compileErrors("service cloud.firestore {\n" + String(repeating: "\u{1}\n", count: 1_000) + "}")
+        #expect(ds.count == RulesDiagnostic.maxReported + 1)
+        #expect(ds.last?.message == "… and 950 more diagnostics not shown.")
+        #expect(RulesCompileError(diagnostics: ds).description.utf8.count < 20_000)
+        // Alternating bad characters cannot be coalesced; still capped.
+        let mixed = compileErrors("service cloud.firestore {" + String(repeating: "\u{1}\u{2}", count: 2_000) + "}")
+        #expect(mixed.count == RulesDiagnostic.maxReported + 1)
+        #expect(mixed.last?.message == "… and 3950 more diagnostics not shown.")
+    }
+
+    @Test func longLinesAreQuotedAroundTheColumn() {
+        for pad in ["x", "é"] {
+            let text = "service cloud.firestore { " + String(repeating: "/* \(String(repeating: pad, count: 500)) */ ", count: 4) + "# }"
+            let ds = compileErrors(text)
+            let d = ds.first
+            #expect(d?.message == "Unexpected character '#'.")
+            let line = Array(d?.sourceLine.unicodeScalars ?? "".unicodeScalars)
+            #expect(line.count <= RulesSource.excerptWidth + 2)
+            #expect(line.first == "…")
+            #expect(d.map { line.indices.contains($0.caretColumn - 1) && line[$0.caretColumn - 1] == "#" } == true)
+            #expect(d?.rendered.hasSuffix(String(repeating: " ", count: (d?.caretColumn ?? 1) - 1) + "^") == true)
+        }
+        // A short line is quoted whole.
+        let short = compileErrors("service cloud.firestore { # }")
+        #expect(short.first?.sourceLine == "service cloud.firestore { # }")
+        #expect(short.first?.caretColumn == 27)
+    }
+
+    @Test func positionsOnLongNonASCIILinesAreCheap() {
+        // Columns used to be counted from the start of the line for every token: O(n²) on
+        // one long line holding any non-ASCII character.
+        let line = String(repeating: "aé€𝄞", count: 25_000)
+        let source = RulesSource(text: "x\n" + line + "\nz", fileName: "u")
+        let start = ContinuousClock.now
+        var column = 1
+        var ok = true
+        var offset = 2
+        for scalar in line.unicodeScalars {
+            let p = source.position(ofOffset: offset)
+            ok = ok && p.line == 2 && p.column == column
+            offset += String(scalar).utf8.count
+            column += 1
+        }
+        #expect(ok)
+        #expect(source.position(ofOffset: offset + 1) == SourcePosition(line: 3, column: 1, offset: offset + 1))
+        #expect(source.position(ofOffset: offset + 2).column == 2)
+        #expect(ContinuousClock.now - start < .seconds(3))
+        let chain = Array(repeating: "false", count: 15_000).joined(separator: " || ")
+        let t0 = ContinuousClock.now
+        #expect(throws: Never.self) { _ = try Ruleset(source: wrapped(chain + " || 'é' == 'é'"), fileName: "one-line") }
+        #expect(ContinuousClock.now - t0 < .seconds(5))
+    }
+
     @Test func diagnosticsAreSortedAndAllReported() {
         let text = """
             rules_version = '2';

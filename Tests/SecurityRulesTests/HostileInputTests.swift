@@ -33,6 +33,26 @@ struct HostileInputTests {
         #expect(onSmallStack { (try? RulesExpression(tooNested)) == nil } == true)
     }
 
+    @Test func deeplyNestedMatchBlocksAreRefusedWithoutRecursion() {
+        // 6,000 levels used to recurse parseMatch ↔ parseBlockBody until the stack overflowed.
+        let text =
+            "rules_version = '2';\nservice cloud.firestore {\n" + String(repeating: "match /a/{b} {\n", count: 6_000)
+            + String(repeating: "}\n", count: 6_001)
+        let errors = onSmallStack { () -> [String] in
+            do throws(RulesCompileError) {
+                _ = try Ruleset(source: text, fileName: "deep")
+                return []
+            } catch {
+                return error.diagnostics.map { $0.message }
+            }
+        }
+        #expect(errors?.count == 1)
+        #expect(errors?.first?.contains("nested more than 64 deep") == true)
+        // Within the parser's limit the checker's own limit (10) still applies.
+        let twelve = "rules_version = '2';\nservice cloud.firestore {\n" + String(repeating: "match /a/{b} {\n", count: 12) + String(repeating: "}\n", count: 13)
+        #expect(throws: RulesCompileError.self) { _ = try Ruleset(source: twelve, fileName: "twelve") }
+    }
+
     @Test func deepEvaluationIsStoppedBeforeTheStackIs() throws {
         // Each function adds a left-deep chain of 150 additions with the next call at the bottom.
         let chain = (0..<149).map { _ in "1" }.joined(separator: " + ")
@@ -54,6 +74,18 @@ struct HostileInputTests {
         #expect(!d.allowed)
         #expect(d.explanation.failure?.contains("work budget") == true)
         #expect(ContinuousClock.now - start < .seconds(10))
+    }
+
+    @Test func theDefaultWorkBudgetDeniesQuickly() throws {
+        #expect(RulesLimits().maxWork <= 1_000_000)
+        // 500 `.*` over 5,000 characters: ~2.5 billion Pike VM steps without a budget.
+        let rs = try Ruleset(source: wrapped("resource.data.s.matches(resource.data.p)"), fileName: "re")
+        let doc: [String: Value] = ["s": .string(String(repeating: "b", count: 5_000)), "p": .string(String(repeating: ".*", count: 500))]
+        let start = ContinuousClock.now
+        let d = rs.decide(getRequest("a/b", resource: doc), access: NoDocumentAccess())
+        #expect(!d.allowed)
+        #expect(d.explanation.failure?.contains("work budget") == true)
+        #expect(ContinuousClock.now - start < .seconds(2))
     }
 
     @Test func absurdRulesFilesAreRefusedQuickly() {

@@ -24,7 +24,9 @@ public struct RulesExpression: Sendable {
                 root = e
             }
         } catch {}
-        let diagnostics = parser.lexer.diagnostics + parser.diagnostics
+        let diagnostics = RulesDiagnostic.limited(
+            parser.lexer.diagnostics + parser.diagnostics,
+            suppressed: parser.lexer.log.suppressed + parser.log.suppressed)
         guard let root, diagnostics.isEmpty else {
             throw RulesCompileError(
                 diagnostics: diagnostics.isEmpty

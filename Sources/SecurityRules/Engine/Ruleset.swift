@@ -41,13 +41,17 @@ public final class Ruleset: Sendable {
         var parser = Parser(source: source)
         let syntax = parser.parseFile()
         diagnostics = parser.lexer.diagnostics + parser.diagnostics
+        var suppressed = parser.lexer.log.suppressed + parser.log.suppressed
         if !diagnostics.contains(where: { $0.severity == .error }) {
             var checker = RulesChecker(source: source)
             checker.check(syntax)
             diagnostics += checker.diagnostics
+            suppressed += checker.log.suppressed
         }
         diagnostics.sort { $0.position < $1.position }
-        if diagnostics.contains(where: { $0.severity == .error }) { throw RulesCompileError(diagnostics: diagnostics) }
+        let failed = diagnostics.contains(where: { $0.severity == .error })
+        diagnostics = RulesDiagnostic.limited(diagnostics, suppressed: suppressed)
+        if failed { throw RulesCompileError(diagnostics: diagnostics) }
         self.source = source
         self.syntax = syntax
         self.limits = limits

@@ -2,6 +2,9 @@
 ///
 /// Offsets are UTF-8 byte offsets into `bytes`; lines and columns are 1-based, columns counted
 /// in Unicode scalars so a caret under the source line points at the right character.
+/// `position(ofOffset:)` costs O(log lines): a binary search for the line, then a byte
+/// difference on ASCII lines, or two checkpoint look-ups plus at most 63 bytes scanned on
+/// other lines (never a scan from the start of a long line).
 public struct RulesSource: Sendable {
     /// The name shown in diagnostics (`firestore.rules`).
     public let fileName: String
@@ -13,6 +16,10 @@ public struct RulesSource: Sendable {
     let lineStarts: [Int]
     /// True for lines holding only ASCII, whose columns are plain byte differences.
     let lineIsASCII: [Bool]
+    /// Unicode scalars in `bytes[0 ..< k * checkpointStride]` at index `k`.
+    let scalarCheckpoints: [Int]
+    /// Bytes between two scalar checkpoints.
+    static let checkpointStride = 64
 
     /// Creates a source and indexes its lines.
     public init(text: String, fileName: String) {
@@ -22,7 +29,12 @@ public struct RulesSource: Sendable {
         self.bytes = bytes
         var starts = [0]
         var ascii = [true]
+        var checkpoints: [Int] = []
+        checkpoints.reserveCapacity(bytes.count / Self.checkpointStride + 1)
+        var scalars = 0
         for (i, b) in bytes.enumerated() {
+            if i % Self.checkpointStride == 0 { checkpoints.append(scalars) }
+            if b & 0xC0 != 0x80 { scalars += 1 }
             if b == 0x0A {
                 starts.append(i + 1)
                 ascii.append(true)
@@ -30,8 +42,18 @@ public struct RulesSource: Sendable {
                 ascii[ascii.count - 1] = false
             }
         }
+        if bytes.count % Self.checkpointStride == 0 { checkpoints.append(scalars) }
         self.lineStarts = starts
         self.lineIsASCII = ascii
+        self.scalarCheckpoints = checkpoints
+    }
+
+    /// Unicode scalars that start in `bytes[0 ..< offset]` (`offset` within the text).
+    func scalarsBefore(_ offset: Int) -> Int {
+        let block = offset / Self.checkpointStride
+        var n = scalarCheckpoints[block]
+        for i in block * Self.checkpointStride..<offset where bytes[i] & 0xC0 != 0x80 { n += 1 }
+        return n
     }
 
     /// The line/column of a byte offset (clamped to the text).
@@ -44,8 +66,7 @@ public struct RulesSource: Sendable {
             if lineStarts[mid] <= o { lo = mid } else { hi = mid - 1 }
         }
         if lineIsASCII[lo] { return SourcePosition(line: lo + 1, column: o - lineStarts[lo] + 1, offset: o) }
-        var column = 1
-        for i in lineStarts[lo]..<o where bytes[i] & 0xC0 != 0x80 { column += 1 }
+        let column = scalarsBefore(o) - scalarsBefore(lineStarts[lo]) + 1
         return SourcePosition(line: lo + 1, column: column, offset: o)
     }
 
@@ -56,6 +77,36 @@ public struct RulesSource: Sendable {
         var end = line < lineStarts.count ? lineStarts[line] - 1 : bytes.count
         if end > start, bytes[end - 1] == 0x0D { end -= 1 }
         return String(decoding: bytes[start..<max(start, end)], as: UTF8.self)
+    }
+
+    /// Widest source excerpt a diagnostic quotes, in bytes (plus `…` at a cut end).
+    public static let excerptWidth = 160
+
+    /// The text of 1-based `line` around byte `offset` (which should be on that line): the
+    /// whole line when it fits `excerptWidth` bytes, otherwise a window of that many bytes
+    /// centred on `offset`, cut at scalar boundaries and marked `…` where cut. `caret` is the
+    /// 1-based scalar column of `offset` within the returned text. Costs O(`excerptWidth`).
+    public func excerpt(line: Int, at offset: Int) -> (text: String, caret: Int) {
+        guard line >= 1, line <= lineStarts.count else { return ("", 1) }
+        let start = lineStarts[line - 1]
+        var end = line < lineStarts.count ? lineStarts[line] - 1 : bytes.count
+        if end > start, bytes[end - 1] == 0x0D { end -= 1 }
+        end = max(start, end)
+        let at = max(start, min(offset, end))
+        var lo = start
+        var hi = end
+        if end - start > Self.excerptWidth {
+            lo = max(start, at - Self.excerptWidth / 2)
+            hi = min(end, lo + Self.excerptWidth)
+            lo = max(start, hi - Self.excerptWidth)
+            while lo > start, lo < bytes.count, bytes[lo] & 0xC0 == 0x80 { lo -= 1 }
+            while hi < end, bytes[hi] & 0xC0 == 0x80 { hi -= 1 }
+        }
+        let head = lo > start ? "…" : ""
+        let tail = hi < end ? "…" : ""
+        var caret = head.isEmpty ? 1 : 2
+        for i in lo..<max(lo, at) where bytes[i] & 0xC0 != 0x80 { caret += 1 }
+        return (head + String(decoding: bytes[lo..<hi], as: UTF8.self) + tail, caret)
     }
 
     /// The source text between two byte offsets.

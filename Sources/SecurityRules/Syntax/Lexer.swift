@@ -10,8 +10,10 @@ struct Lexer {
     private let bytes: [UInt8]
     /// Current byte offset.
     var offset: Int = 0
-    /// Errors found so far.
-    var diagnostics: [RulesDiagnostic] = []
+    /// Errors found so far (bounded).
+    var log = DiagnosticLog()
+    /// The errors recorded so far.
+    var diagnostics: [RulesDiagnostic] { log.entries }
 
     /// Starts at the beginning of `source`.
     init(source: RulesSource) {
@@ -26,7 +28,8 @@ struct Lexer {
 
     /// Records an error at a byte offset.
     mutating func error(_ message: String, at offset: Int) {
-        diagnostics.append(RulesDiagnostic(.error, message, at: source.position(ofOffset: offset), in: source))
+        let src = source
+        log.append(.error) { RulesDiagnostic(.error, message, at: src.position(ofOffset: offset), in: src) }
     }
 
     /// `[A-Za-z_]`.
@@ -114,10 +117,18 @@ struct Lexer {
                 at: start)
             return Token(kind: .invalid, start: start, end: offset)
         }
-        // Skip one whole UTF-8 scalar.
+        // Skip one whole UTF-8 scalar, and any run of the same scalar after it: one
+        // diagnostic per run, not per byte.
         offset += 1
         while let d = peek(), d & 0xC0 == 0x80 { offset += 1 }
-        error("Unexpected character '\(source.slice(start, offset))'.", at: start)
+        let width = offset - start
+        var repeats = 1
+        while offset + width <= bytes.count, bytes[offset..<offset + width].elementsEqual(bytes[start..<start + width]) {
+            offset += width
+            repeats += 1
+        }
+        let times = repeats > 1 ? " (\(repeats) times)" : ""
+        error("Unexpected character '\(source.slice(start, start + width))'\(times).", at: start)
         return Token(kind: .invalid, start: start, end: offset)
     }
 

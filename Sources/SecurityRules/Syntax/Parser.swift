@@ -12,6 +12,10 @@ struct Parser {
     static let maxNesting = 40
     /// Tallest expression tree accepted (bounds evaluator recursion).
     static let maxHeight = 160
+    /// Deepest `match` nesting the parser descends into. Deeper blocks are skipped by brace
+    /// counting (no recursion) after one diagnostic, so a hostile file cannot exhaust the
+    /// stack; the checker's own limit (10, reference §8) reports the shallower violations.
+    static let maxMatchNesting = 64
 
     /// The token source.
     var lexer: Lexer
@@ -19,12 +23,16 @@ struct Parser {
     var current: Token
     /// End offset of the last consumed token (node ends).
     var previousEnd = 0
-    /// Errors found so far.
-    var diagnostics: [RulesDiagnostic] = []
+    /// Errors found so far (bounded).
+    var log = DiagnosticLog()
+    /// The findings recorded so far.
+    var diagnostics: [RulesDiagnostic] { log.entries }
     /// The id the next expression node gets.
     var nextID = 0
     /// Current expression nesting.
     var nesting = 0
+    /// `match` blocks currently open.
+    var matchNesting = 0
     /// `rules_version` seen so far.
     var version = 1
 
@@ -51,12 +59,16 @@ struct Parser {
 
     /// Records an error at a byte offset.
     mutating func error(_ message: String, at offset: Int) {
-        diagnostics.append(RulesDiagnostic(.error, message, at: position(offset), in: source))
+        let at = position(offset)
+        let src = source
+        log.append(.error) { RulesDiagnostic(.error, message, at: at, in: src) }
     }
 
     /// Records a warning at a byte offset.
     mutating func warning(_ message: String, at offset: Int) {
-        diagnostics.append(RulesDiagnostic(.warning, message, at: position(offset), in: source))
+        let at = position(offset)
+        let src = source
+        log.append(.warning) { RulesDiagnostic(.warning, message, at: at, in: src) }
     }
 
     /// Records `message` at the current token and aborts the statement.
@@ -226,20 +238,32 @@ struct Parser {
     }
 
     /// match := 'match' matchPath '{' { function | match | allow } '}'
+    ///
+    /// A match opened `maxMatchNesting` levels deep is not parsed: one error, then its body
+    /// is skipped up to the closing brace without descending.
     mutating func parseMatch() -> MatchDecl? {
         let start = current.start
         advance()
-        let pattern: [MatchSegment]
+        var pattern: [MatchSegment]?
         do {
             pattern = try parseMatchPath()
             try expectSymbol("{", "to open the match block")
         } catch {
             synchronize()
             if current.isSymbol("{") { advance() } else { return nil }
-            _ = parseBlockBody(inMatch: true)
+            pattern = nil
+        }
+        guard matchNesting < Parser.maxMatchNesting else {
+            error(
+                "Match statements are nested more than \(Parser.maxMatchNesting) deep; the rest of this block is skipped.",
+                at: start)
+            skipPastClosingBrace()
             return nil
         }
+        matchNesting += 1
+        defer { matchNesting -= 1 }
         let (functions, children, allows) = parseBlockBody(inMatch: true)
+        guard let pattern else { return nil }
         return MatchDecl(pattern: pattern, functions: functions, allows: allows, children: children, position: position(start))
     }
 

@@ -9,15 +9,18 @@
 struct RulesChecker {
     /// The checked text.
     let source: RulesSource
-    /// Errors found.
-    var diagnostics: [RulesDiagnostic] = []
+    /// Errors and warnings found (bounded).
+    var log = DiagnosticLog()
+    /// The findings recorded so far.
+    var diagnostics: [RulesDiagnostic] { log.entries }
 
     /// Largest ruleset accepted: 256 KB.
     static let maxBytes = 256 * 1024
 
     /// Records an error.
     mutating func error(_ message: String, at position: SourcePosition) {
-        diagnostics.append(RulesDiagnostic(.error, message, at: position, in: source))
+        let src = source
+        log.append(.error) { RulesDiagnostic(.error, message, at: position, in: src) }
     }
 
     /// Runs every check on `file`.
@@ -66,7 +69,8 @@ struct RulesChecker {
     }
 
     mutating func warning(_ message: String, at position: SourcePosition) {
-        diagnostics.append(RulesDiagnostic(.warning, message, at: position, in: source))
+        let src = source
+        log.append(.warning) { RulesDiagnostic(.warning, message, at: position, in: src) }
     }
 
     /// Warns about names nothing declares: they would fail at run time and deny silently.
