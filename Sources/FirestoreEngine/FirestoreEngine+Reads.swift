@@ -117,11 +117,17 @@ extension FirestoreEngine {
     /// Number of open (unexpired) transactions.
     public var openTransactionCount: Int { transactions.count }
 
-    /// Rollback: forgets the transaction. Rolling back one that is unknown, expired or already
-    /// finished (e.g. by a failed commit) succeeds: clients roll back after every failed commit
-    /// and must then see the commit's own error, not the rollback's.
+    /// Rollback: forgets the transaction. Rolling back one that already ended (committed, or
+    /// failed its commit) succeeds, as the emulator answers: clients roll back after every
+    /// failed commit and must then see the commit's own error, not the rollback's.
+    /// - Throws: `.invalidArgument` ("Invalid transaction.") for an id never issued or expired.
     public func rollback(_ transaction: [UInt8], in database: DatabaseID) throws(FirestoreError) {
-        _ = try? transactions.take(transaction, database: database)
+        if transactions.hasEnded(transaction) { return }
+        do throws(FirestoreError) {
+            _ = try transactions.take(transaction, database: database)
+        } catch {
+            throw .invalidArgument("Invalid transaction.")
+        }
     }
 
     /// Opens a store snapshot and the read time it reflects, under the writer lock so no

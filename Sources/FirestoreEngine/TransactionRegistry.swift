@@ -44,6 +44,10 @@ final class TransactionRegistry: Sendable {
     }
 
     let entries = Mutex<[[UInt8]: Entry]>([:])
+    /// Ids of transactions that ended (committed, failed or rolled back), newest last: rolling
+    /// one back again succeeds, as the emulator answers; an id never issued is refused.
+    let finished = Mutex<(ids: Set<[UInt8]>, order: [[UInt8]])>((Set(), []))
+    static let finishedKept = 10_000
     let counter = Atomic<UInt64>(0)
     let clock: @Sendable () -> Timestamp
     static let maxLifetimeMicros: Int64 = 270_000_000
@@ -53,7 +57,7 @@ final class TransactionRegistry: Sendable {
 
     /// Most read-only transactions open at once: each holds a store snapshot (for SQLite a
     /// reader connection and its descriptors) until it ends or expires.
-    static let maxHeldSnapshots = 64
+    static let maxHeldSnapshots = 16
     /// Most transactions open at once.
     static let maxOpen = 10_000
 
@@ -106,19 +110,31 @@ final class TransactionRegistry: Sendable {
         }
     }
 
-    /// Removes and returns the entry (commit or rollback).
-    /// - Throws: `.invalidArgument` when the id is unknown or expired.
+    /// Removes and returns the entry (commit or rollback), remembering that it ended.
+    /// - Throws: `.invalidArgument` when the id is unknown, expired or already ended.
     func take(_ id: [UInt8], database: DatabaseID) throws(FirestoreError) -> Entry {
         let now = clock()
-        return try entries.withLock { (table: inout [[UInt8]: Entry]) throws(FirestoreError) -> Entry in
+        let entry = try entries.withLock { (table: inout [[UInt8]: Entry]) throws(FirestoreError) -> Entry in
             expire(&table, now: now)
             guard let e = table[id], e.database == database else {
-                throw .invalidArgument("The referenced transaction has expired or is no longer valid.")
+                throw .invalidArgument("Transaction is invalid or closed.")
             }
             table[id] = nil
             return e
         }
+        finished.withLock { f in
+            if f.ids.insert(id).inserted { f.order.append(id) }
+            if f.order.count > Self.finishedKept {
+                let drop = f.order.count - Self.finishedKept
+                for old in f.order.prefix(drop) { f.ids.remove(old) }
+                f.order.removeFirst(drop)
+            }
+        }
+        return entry
     }
+
+    /// True when `id` named a transaction that has ended.
+    func hasEnded(_ id: [UInt8]) -> Bool { finished.withLock { $0.ids.contains(id) } }
 
     /// How long a retrying transaction keeps priority after its last use (a crashed client
     /// must not block writers for the whole 60 s idle timeout).

@@ -287,7 +287,9 @@ import Testing
         #expect(throws: FirestoreError.self) { try e.commit([w], in: db, transaction: t, auth: .admin) }
         // The client rolls back after every failed commit; the commit's own error must stand.
         try e.rollback(t, in: db)
-        try e.rollback([9, 9, 9], in: db)
+        try e.rollback(t, in: db)
+        // An id never issued is refused, as the emulator answers ("Invalid transaction.").
+        #expect(throws: FirestoreError.invalidArgument("Invalid transaction.")) { try e.rollback([9, 9, 9], in: db) }
     }
 
     @Test func aRetryKeepsItsPlaceInLine() throws {
