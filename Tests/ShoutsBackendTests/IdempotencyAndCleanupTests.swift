@@ -1,3 +1,4 @@
+import DocumentStore
 import FirestoreEngine
 import FirestoreModel
 import Foundation
@@ -99,7 +100,7 @@ struct IdempotencyAndCleanupTests {
 
     @Test("the benchmark helper seeds, sends, and reaches exactly its recipients")
     func benchmark() async throws {
-        let engine = try FirestoreEngine(store: TestMemoryStore())
+        let engine = try FirestoreEngine(store: InMemoryDocumentStore())
         let elapsed = try await ShoutsBenchmarks.sendMessage(recipients: 40, presence: 100, engine: engine)
         #expect(elapsed > .zero)
         let db = AdminClient(engine: engine, database: DatabaseID(project: ShoutsBenchmarks.project))

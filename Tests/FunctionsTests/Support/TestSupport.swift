@@ -1,3 +1,4 @@
+import DocumentStore
 import FirestoreAPI
 import FirestoreEngine
 import FirestoreModel
@@ -26,7 +27,7 @@ struct Fixture {
     let errors = Recorder<String>()
 
     init(project: String = "demo-test") throws {
-        engine = try FirestoreEngine(store: TestMemoryStore(), clock: clock.closure)
+        engine = try FirestoreEngine(store: InMemoryDocumentStore(), clock: clock.closure)
         let errors = self.errors
         host = FunctionsHost(project: project, engine: engine, clock: clock.closure) { name, error in
             errors.append("\(name): \(error)")

@@ -1,3 +1,4 @@
+import DocumentStore
 import FirestoreAPI
 import FirestoreEngine
 import FirestoreModel
@@ -43,7 +44,7 @@ struct ShoutsFixture {
     let center = (lat: 37.7749, lng: -122.4194)
 
     init() throws {
-        engine = try FirestoreEngine(store: TestMemoryStore(), clock: clock.closure)
+        engine = try FirestoreEngine(store: InMemoryDocumentStore(), clock: clock.closure)
         let errors = self.errors
         host = FunctionsHost(project: Self.project, engine: engine, clock: clock.closure) { name, error in
             errors.append("\(name): \(error)")
