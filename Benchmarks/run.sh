@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs Hearth's benchmarks: installs what they measure against (scripts/bench-deps.sh), builds
 # `hearth-bench` in release mode and runs it with the given arguments, e.g.
-#   Benchmarks/run.sh            # ~2 minutes: REST, store range query at 10k, rules, fan-out
+#   Benchmarks/run.sh            # ~3–4 minutes: REST, store range query at 10k, rules, fan-out, listen
 #   Benchmarks/run.sh --full     # adds the 1,000,000-document range query
 #   Benchmarks/run.sh --only rules --rules-seconds 5
 # The report is printed and written to Benchmarks/results/latest.{txt,json}.
@@ -17,4 +17,6 @@ if [ -f Sources/ShoutsBackend/ShoutsBenchmarks.swift ]; then
   flags+=(-Xswiftc -DHEARTH_BENCH_SHOUTS)
 fi
 swift build -c release --product hearth-bench "${flags[@]}" >&2
+# The listen section runs Hearth as a child process (`hearth start --in-memory`).
+swift build -c release --product hearth >&2
 exec "$(swift build -c release --show-bin-path "${flags[@]}")/hearth-bench" "$@"

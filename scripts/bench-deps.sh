@@ -3,6 +3,8 @@
 #   wrk          the one HTTP load generator that hits Hearth, nginx and the official emulator
 #   nginx-light  the physical HTTP baseline (nginx serving the same bytes on loopback)
 #   python3-venv + cel-python in .build/bench-venv: the rules baseline (the same expressions in CEL)
+#   google-cloud-firestore (with grpcio) in the same venv, pinned as in Tests/Interop/requirements.txt:
+#                the listen section's load client and its grpcio relay baseline
 # The official emulator (gcloud + cloud-firestore-emulator) is not installed here: the benchmark
 # prints "emulator: not available" when `gcloud` is absent.
 # Run from anywhere; the venv lands in the package's .build directory. With --quiet it prints
@@ -28,11 +30,12 @@ else
 fi
 
 venv="$root/.build/bench-venv"
-if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c 'import celpy' >/dev/null 2>&1; then
-  say "cel-python present in .build/bench-venv"
+firestore_pin=$(grep -E '^google-cloud-firestore==' "$root/Tests/Interop/requirements.txt" 2>/dev/null || echo google-cloud-firestore)
+if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c 'import celpy, grpc, google.cloud.firestore_v1' >/dev/null 2>&1; then
+  say "cel-python and google-cloud-firestore present in .build/bench-venv"
 else
-  echo "bench-deps: creating .build/bench-venv with cel-python" >&2
+  echo "bench-deps: installing cel-python and $firestore_pin into .build/bench-venv" >&2
   mkdir -p "$root/.build"
-  python3 -m venv "$venv"
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check cel-python >&2
+  [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check cel-python "$firestore_pin" >&2
 fi

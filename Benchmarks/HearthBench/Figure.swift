@@ -10,9 +10,11 @@ struct Figure: Sendable, Codable, Equatable {
         case decisionsPerSecond = "decisions/s"
         /// Milliseconds of latency or wall time.
         case milliseconds = "ms"
+        /// Mebibytes (2^20 bytes) of memory, e.g. a server's resident set.
+        case mebibytes = "MiB"
 
-        /// True when a larger value is better (rates); false for times.
-        var higherIsBetter: Bool { self != .milliseconds }
+        /// True when a larger value is better (rates); false for times and memory.
+        var higherIsBetter: Bool { self != .milliseconds && self != .mebibytes }
     }
 
     /// The value in `unit`.
@@ -23,9 +25,11 @@ struct Figure: Sendable, Codable, Equatable {
     /// A time as milliseconds.
     static func time(_ d: Duration) -> Figure { Figure(value: d.milliseconds, unit: .milliseconds) }
 
-    /// `12,345 req/s`, `1.23 ms`, `0.041 ms`, `1.52 s`.
+    /// `12,345 req/s`, `1.23 ms`, `0.041 ms`, `1.52 s`, `184.3 MiB`.
     var text: String {
         switch unit {
+        case .mebibytes:
+            return value >= 10 ? String(format: "%.1f MiB", value) : String(format: "%.2f MiB", value)
         case .milliseconds:
             if value >= 1000 { return String(format: "%.2f s", value / 1000) }
             if value >= 10 { return String(format: "%.1f ms", value) }

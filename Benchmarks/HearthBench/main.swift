@@ -34,7 +34,7 @@ for section in BenchOptions.Section.allCases where options.sections.contains(sec
     case .query: report.tables.append(RangeQuerySection(options: options, scratch: scratch, progress: progress).run())
     case .rules: report.tables.append(await RulesSection(options: options, progress: progress).run())
     case .fanout: report.tables.append(await FanOutSection(options: options, scratch: scratch, progress: progress).run())
-    case .listen: report.tables.append(ListenSection().run())
+    case .listen: report.tables.append(await ListenSection(options: options, scratch: scratch, progress: progress).run())
     }
 }
 report.loadAverageAtEnd = BenchReport.loadAverage()
