@@ -35,6 +35,9 @@ actor HTTP2Connection {
     private let newStreams: AsyncStream<HTTP2Stream>.Continuation
     private let log: @Sendable (String) -> Void
     private var streams: [Int32: StreamRecord] = [:]
+    /// Streams with senders waiting for their body to drain: `flush()` visits only these, so
+    /// its cost does not grow with the number of open (e.g. idle Listen) streams.
+    private var waitingStreams: Set<Int32> = []
     private var goingAway = false
     private var ended = false
     private var outputPaused = false
@@ -200,6 +203,7 @@ actor HTTP2Connection {
             do {
                 try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
                     streams[streamID]?.sendWaiters.append(waiter)
+                    waitingStreams.insert(streamID)
                 }
             } catch {
                 throw (error as? HTTP2StreamError) ?? .closed(nil)
@@ -242,9 +246,14 @@ actor HTTP2Connection {
             if bytesSinceWritable >= Self.outputBurstBytes { outputPaused = true }
         }
         process(session.takeEvents())
-        for (streamID, record) in streams where !record.sendWaiters.isEmpty {
+        for streamID in waitingStreams {
+            guard let record = streams[streamID], !record.sendWaiters.isEmpty else {
+                waitingStreams.remove(streamID)
+                continue
+            }
             if session.pendingBodyBytes(streamID: streamID) <= Self.maxBufferedResponseBytes / 2 {
                 streams[streamID]?.sendWaiters = []
+                waitingStreams.remove(streamID)
                 for waiter in record.sendWaiters { waiter.resume() }
             }
         }
