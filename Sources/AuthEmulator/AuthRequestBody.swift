@@ -121,21 +121,8 @@ public struct AuthRequestBody: Sendable {
         return a.compactMap { try? AuthRequestBody(json: $0) }
     }
 
-    /// `snake_case` → `lowerCamelCase`; names without `_` are unchanged.
+    /// `snake_case` → `lowerCamelCase`; names without `_`, or starting with one, are unchanged.
     static func lowerCamelCase(_ name: String) -> String {
-        guard name.contains("_"), !name.hasPrefix("_") else { return name }
-        var out = ""
-        var upper = false
-        for c in name {
-            if c == "_" {
-                upper = true
-            } else if upper {
-                out += c.uppercased()
-                upper = false
-            } else {
-                out.append(c)
-            }
-        }
-        return out
+        name.hasPrefix("_") ? name : RESTCodec.lowerCamelCase(name)
     }
 }

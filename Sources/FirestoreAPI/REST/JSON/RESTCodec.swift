@@ -28,7 +28,7 @@ struct JSONObjectReader {
             throw .invalidArgument("Invalid value at '\(path)': expected a JSON object, got \(json.typeName).")
         }
         for m in list {
-            let key = Self.lowerCamelCase(m.key)
+            let key = RESTCodec.lowerCamelCase(m.key)
             if members[key] != nil {
                 throw .invalidArgument("Invalid JSON payload received. Field \"\(key)\" at '\(path)' is given more than once.")
             }
@@ -56,24 +56,6 @@ struct JSONObjectReader {
         if let unknown = members.keys.min(by: utf8Less) {
             throw .invalidArgument("Invalid JSON payload received. Unknown name \"\(unknown)\" at '\(path)': Cannot find field.")
         }
-    }
-
-    /// `snake_case` → `lowerCamelCase`; names without `_` are returned unchanged.
-    static func lowerCamelCase(_ name: String) -> String {
-        guard name.utf8.contains(UInt8(ascii: "_")) else { return name }
-        var out = ""
-        var upper = false
-        for c in name {
-            if c == "_" {
-                upper = true
-            } else if upper {
-                out += c.uppercased()
-                upper = false
-            } else {
-                out.append(c)
-            }
-        }
-        return out
     }
 }
 
@@ -117,5 +99,26 @@ extension RESTCodec {
         }
         let names = cases.map(\.0).joined(separator: ", ")
         throw invalid(path, "expected one of \(names); got \(json.serializedString).")
+    }
+}
+
+extension RESTCodec {
+    /// `snake_case` → `lowerCamelCase` (proto3 JSON accepts both spellings of a field name);
+    /// names without `_` are returned unchanged.
+    public static func lowerCamelCase(_ name: String) -> String {
+        guard name.utf8.contains(UInt8(ascii: "_")) else { return name }
+        var out = ""
+        var upper = false
+        for c in name {
+            if c == "_" {
+                upper = true
+            } else if upper {
+                out += c.uppercased()
+                upper = false
+            } else {
+                out.append(c)
+            }
+        }
+        return out
     }
 }
