@@ -39,9 +39,14 @@ private func wire(_ response: HTTPResponse, method: String = "GET", minor: Int =
         #expect(wire(HTTPResponse(status: 42)).hasPrefix("HTTP/1.1 500 Internal Server Error\r\n"))
     }
 
-    @Test func parseErrorsBecomePlainTextResponses() {
+    @Test func parseErrorsBecomeGoogleErrorJSON() {
         let response = HTTP1ResponseSerializer.errorResponse(for: .headerSectionTooLarge(limitBytes: 10))
         #expect(response.status == 431)
-        #expect(response.headers["content-type"] == "text/plain; charset=utf-8")
+        #expect(response.headers["content-type"] == "application/json; charset=utf-8")
+        #expect(
+            String(decoding: response.body, as: UTF8.self)
+                == #"{"error":{"code":431,"message":"request header section exceeds 10 bytes","status":"INVALID_ARGUMENT"}}"#)
+        let quoted = HTTPResponse.googleError(400, "bad \"x\"\n")
+        #expect(String(decoding: quoted.body, as: UTF8.self).contains(#""message":"bad \"x\"\u000a""#))
     }
 }

@@ -56,9 +56,10 @@ enum HTTP1ResponseSerializer {
         return Message(head: head, body: sendsBody ? response.body : [])
     }
 
-    /// The plain-text response sent for a request the codec rejected; the connection then closes.
+    /// The response sent for a request the codec rejected (Google error JSON); the connection
+    /// then closes.
     static func errorResponse(for error: HTTP1ParseError) -> HTTPResponse {
-        .text(error.status, error.description + "\n")
+        .googleError(error.status, error.description)
     }
 
     private static func appendField(_ name: String, _ value: String, to head: inout [UInt8]) {

@@ -131,7 +131,7 @@ struct HTTP1ConnectionStateMachine: Sendable {
             if let started = headStartedAt, now - started > configuration.requestHeadTimeout {
                 acceptingRequests = false
                 var slot = Slot(sequence: nextSequence, startedAt: now)
-                slot.response = .text(408, "request head not received within the timeout\n")
+                slot.response = .googleError(408, "request head not received within the timeout")
                 slot.closesConnection = true
                 slots.append(slot)
                 nextSequence += 1
