@@ -9,11 +9,7 @@ extension FirestoreEngine {
     public func openListenSession(
         database: DatabaseID, auth: AuthContext, send: @escaping @Sendable ([ListenEvent]) -> Void
     ) -> ListenSession {
-        let id = writer.withLock { state -> Int in
-            state.nextObserverID += 1
-            return state.nextObserverID
-        }
-        let session = ListenSession(engine: self, database: database, auth: auth, id: id, send: send)
+        let session = ListenSession(engine: self, database: database, auth: auth, send: send)
         writer.withLock { _ in
             listenRoutes.withLock { $0.sessions[ObjectIdentifier(session)] = session }
         }

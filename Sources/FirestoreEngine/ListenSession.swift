@@ -19,7 +19,6 @@ public final class ListenSession: @unchecked Sendable {
     let send: @Sendable ([ListenEvent]) -> Void
     var targets: [Int32: TargetState] = [:]
     var closed = false
-    let id: Int
 
     struct TargetState {
         var spec: ListenTargetSpec
@@ -27,11 +26,10 @@ public final class ListenSession: @unchecked Sendable {
         var matching: [ResourcePath: Timestamp]
     }
 
-    init(engine: FirestoreEngine, database: DatabaseID, auth: AuthContext, id: Int, send: @escaping @Sendable ([ListenEvent]) -> Void) {
+    init(engine: FirestoreEngine, database: DatabaseID, auth: AuthContext, send: @escaping @Sendable ([ListenEvent]) -> Void) {
         self.engine = engine
         self.database = database
         self.auth = auth
-        self.id = id
         self.send = send
     }
 

@@ -81,4 +81,17 @@ extension FirestoreProto {
         guard !name.isEmpty else { throw ProtoWireError(.invalidValue("parent is required."), offset: offset) }
         return try checked(at: offset) { () throws(FirestoreError) in try parseParent(name) }
     }
+
+    /// The target of a query request: its decoded `parent` and its required `structured_query`
+    /// (RunQueryRequest, PartitionQueryRequest).
+    /// - Throws: as `decodeParent`; `.invalidValue` when the query is missing (at `start`).
+    static func decodeQueryTarget(parent name: String, at offset: Int, query: StructuredQuery?, start: Int)
+        throws(ProtoWireError) -> (DatabaseID, QueryTarget)
+    {
+        let (database, parent) = try within("parent") { () throws(ProtoWireError) in try decodeParent(name, at: offset) }
+        guard let query else {
+            throw ProtoWireError(.invalidValue("structured_query is required."), offset: start, fieldPath: ["structured_query"])
+        }
+        return (database, QueryTarget(parent: parent, query: query))
+    }
 }

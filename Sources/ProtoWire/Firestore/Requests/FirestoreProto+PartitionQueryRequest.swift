@@ -56,12 +56,8 @@ extension FirestoreProto {
                     default: try r.skipField(tag)
                     }
                 }
-                let (database, parent) = try within("parent") { () throws(ProtoWireError) in try decodeParent(parentName, at: parentAt) }
-                guard let query else {
-                    throw ProtoWireError(.invalidValue("structured_query is required."), offset: start, fieldPath: ["structured_query"])
-                }
-                request.database = database
-                request.target = QueryTarget(parent: parent, query: query)
+                (request.database, request.target) = try decodeQueryTarget(
+                    parent: parentName, at: parentAt, query: query, start: start)
                 return request
             }
         }

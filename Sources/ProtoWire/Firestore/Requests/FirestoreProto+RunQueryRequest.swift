@@ -44,11 +44,8 @@ extension FirestoreProto {
                     default: try r.skipField(tag)
                     }
                 }
-                let (database, parent) = try within("parent") { () throws(ProtoWireError) in try decodeParent(parentName, at: parentAt) }
-                guard let query else {
-                    throw ProtoWireError(.invalidValue("structured_query is required."), offset: start, fieldPath: ["structured_query"])
-                }
-                return RunQueryRequest(database: database, target: QueryTarget(parent: parent, query: query), consistency: consistency)
+                let (database, target) = try decodeQueryTarget(parent: parentName, at: parentAt, query: query, start: start)
+                return RunQueryRequest(database: database, target: target, consistency: consistency)
             }
         }
     }
