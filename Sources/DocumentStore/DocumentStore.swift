@@ -26,12 +26,29 @@ public protocol DocumentStore: Sendable {
     /// - Throws: `.internalError` when storage fails.
     func snapshot() throws(FirestoreError) -> any StoreSnapshot
 
+    /// Opens a consistent read view of the state as of `readTime`: the effect of every commit
+    /// with a commit time at or before it and of none after. Release it with `close()`.
+    ///
+    /// Exact as long as the versions that ended after `readTime` have not been collected
+    /// (`collectVersions`); callers refuse read times older than their retention window.
+    /// - Throws: `.internalError` when storage fails.
+    func snapshot(at readTime: Timestamp) throws(FirestoreError) -> any StoreSnapshot
+
     /// Applies `mutations` atomically and durably; once this returns the change survives
-    /// `kill -9`. Records `commitTime` as the store's last commit time.
+    /// `kill -9`. Records `commitTime` as the store's last commit time. Every version it
+    /// replaces or deletes is kept, ended at `commitTime`, for point-in-time reads, until
+    /// `collectVersions` drops it; a put whose update time equals the stored one (an
+    /// unchanged document) ends nothing.
     /// - Throws: `.internalError` when storage fails (nothing is applied then).
     func commit(_ mutations: [Mutation], in database: DatabaseID, commitTime: Timestamp) throws(FirestoreError)
 
-    /// Deletes every document of `database` (the emulator's "clear" endpoint).
+    /// Forgets at most `limit` superseded versions that ended before `horizon`, oldest first.
+    /// Point-in-time reads at or after `horizon` are unaffected.
+    /// - Returns: how many were dropped; fewer than `limit` means none older is left.
+    /// - Throws: `.internalError` when storage fails.
+    func collectVersions(endedBefore horizon: Timestamp, limit: Int) throws(FirestoreError) -> Int
+
+    /// Deletes every document of `database`, and its history (the emulator's "clear" endpoint).
     func deleteAll(in database: DatabaseID) throws(FirestoreError)
 
     /// The greatest commit time ever recorded (persisted across restarts), or nil for a new store.

@@ -12,6 +12,9 @@ public final class InMemoryDocumentStore: DocumentStore, @unchecked Sendable {
     // `lock` is held; snapshots receive value copies.
     private let lock = NSLock()
     private var databases: [DatabaseID: [ResourcePath: Document]] = [:]
+    /// Superseded versions in commit order: each was its path's state for
+    /// `document.updateTime <= t < end`.
+    private var history: [(database: DatabaseID, document: Document, end: Timestamp)] = []
     private var lastCommit: Timestamp?
     private var isClosed = false
 
@@ -37,9 +40,14 @@ public final class InMemoryDocumentStore: DocumentStore, @unchecked Sendable {
         try withOpenState {
             var documents = databases[database] ?? [:]
             for mutation in mutations {
+                let old = documents[mutation.path]
                 switch mutation {
-                case .put(let d): documents[d.path] = d
-                case .delete(let p): documents[p] = nil
+                case .put(let d):
+                    if let old, old.updateTime != d.updateTime { history.append((database, old, commitTime)) }
+                    documents[d.path] = d
+                case .delete(let p):
+                    if let old { history.append((database, old, commitTime)) }
+                    documents[p] = nil
                 }
             }
             databases[database] = documents
@@ -47,10 +55,38 @@ public final class InMemoryDocumentStore: DocumentStore, @unchecked Sendable {
         }
     }
 
-    /// Drops every document of `database`.
+    /// A copy of the state at `readTime`: latest versions updated at or before it, and the
+    /// superseded versions current then.
+    /// - Throws: `.internalError` after `close()`.
+    public func snapshot(at readTime: Timestamp) throws(FirestoreError) -> any StoreSnapshot {
+        let (current, past) = try withOpenState { (databases, history) }
+        var state: [DatabaseID: [ResourcePath: Document]] = [:]
+        for (database, documents) in current {
+            state[database] = documents.filter { !(readTime < $0.value.updateTime) }
+        }
+        for v in past where !(readTime < v.document.updateTime) && readTime < v.end {
+            state[v.database, default: [:]][v.document.path] = v.document
+        }
+        return InMemorySnapshot(databases: state)
+    }
+
+    /// Drops up to `limit` of the oldest superseded versions that ended before `horizon`.
+    /// - Throws: `.internalError` after `close()`.
+    public func collectVersions(endedBefore horizon: Timestamp, limit: Int) throws(FirestoreError) -> Int {
+        try withOpenState {
+            let n = min(history.prefix { $0.end < horizon }.count, max(limit, 0))
+            history.removeFirst(n)
+            return n
+        }
+    }
+
+    /// Drops every document of `database` and its history.
     /// - Throws: `.internalError` after `close()`.
     public func deleteAll(in database: DatabaseID) throws(FirestoreError) {
-        try withOpenState { databases[database] = nil }
+        try withOpenState {
+            databases[database] = nil
+            history.removeAll { $0.database == database }
+        }
     }
 
     /// The greatest commit time recorded since the store was created.
@@ -65,5 +101,6 @@ public final class InMemoryDocumentStore: DocumentStore, @unchecked Sendable {
         defer { lock.unlock() }
         isClosed = true
         databases = [:]
+        history = []
     }
 }

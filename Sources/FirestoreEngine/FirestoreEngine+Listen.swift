@@ -58,11 +58,18 @@ extension FirestoreEngine {
                 session.send(events)
                 return
             }
-            if spec.resumeToken != nil || spec.readTime != nil {
-                // Resuming: the client holds documents from before; make it forget them and resend.
-                events.append(.targetChange(.reset, targetIDs: [id], cause: nil, resumeToken: nil, readTime: nil))
+            let resumeTime = spec.readTime ?? spec.resumeToken.flatMap(ResumeToken.readTime)
+            if let resumed = resumeTime.flatMap({ resumeEvents(spec, database: database, from: $0, to: matches, now: readTime) }) {
+                // Resuming within the version window: only what changed since then.
+                events += resumed
+            } else {
+                if spec.resumeToken != nil || spec.readTime != nil {
+                    // Resuming from further back (or a foreign token): the client holds documents
+                    // from before; make it forget them and resend.
+                    events.append(.targetChange(.reset, targetIDs: [id], cause: nil, resumeToken: nil, readTime: nil))
+                }
+                for d in matches { events.append(.documentChange(d, targetIDs: [id], removedTargetIDs: [])) }
             }
-            for d in matches { events.append(.documentChange(d, targetIDs: [id], removedTargetIDs: [])) }
             let token = ResumeToken.make(readTime)
             events.append(.targetChange(.current, targetIDs: [id], cause: nil, resumeToken: token, readTime: readTime))
             events.append(.targetChange(.noChange, targetIDs: [], cause: nil, resumeToken: token, readTime: readTime))
@@ -76,6 +83,48 @@ extension FirestoreEngine {
                 }
             }
             session.send(events)
+        }
+    }
+
+    /// The changes a target resumed at `resumeTime` owes: documents that match now and were
+    /// written since (DocumentChange), and documents that matched then but not now
+    /// (DocumentDelete when gone, DocumentRemove when they left the results). Nil when
+    /// `resumeTime` is outside the version window, so the caller resets the target instead.
+    /// Source: googleapis `firestore.proto` Target.resume_token / read_time ("start listening
+    /// after a specific read_time; the client must know the state of matching documents then").
+    private func resumeEvents(
+        _ spec: ListenTargetSpec, database: DatabaseID, from resumeTime: Timestamp, to matches: [Document], now: Timestamp
+    ) -> [ListenEvent]? {
+        do throws(FirestoreError) {
+            try Self.checkedReadTime(resumeTime, now: now, retention: versionRetention)
+            let past = try store.snapshot(at: resumeTime)
+            defer { past.close() }
+            var then: [ResourcePath: Timestamp] = [:]
+            switch spec.kind {
+            case .query(let target):
+                for d in try past.runQuery(target, in: database).documents { then[d.path] = d.updateTime }
+            case .documents(let paths):
+                for p in paths { if let d = try past.document(p, in: database) { then[d.path] = d.updateTime } }
+            }
+            var events: [ListenEvent] = []
+            let current = Set(matches.map(\.path))
+            for d in matches where then[d.path] != d.updateTime {
+                events.append(.documentChange(d, targetIDs: [spec.id], removedTargetIDs: []))
+            }
+            let gone = then.keys.filter { !current.contains($0) }.sorted()
+            if !gone.isEmpty {
+                let latest = try store.snapshot()
+                defer { latest.close() }
+                for p in gone {
+                    events.append(
+                        try latest.document(p, in: database) == nil
+                            ? .documentDelete(p, removedTargetIDs: [spec.id], readTime: now)
+                            : .documentRemove(p, removedTargetIDs: [spec.id], readTime: now))
+                }
+            }
+            return events
+        } catch {
+            return nil
         }
     }
 

@@ -92,22 +92,25 @@ extension FirestoreEngine {
         }
     }
 
-    /// ListCollectionIds under `parent` (a document, or the root). Admin only, as on the emulator.
-    /// - Throws: `.permissionDenied` without admin.
-    public func listCollectionIDs(under parent: ResourcePath, in database: DatabaseID, auth: AuthContext)
-        throws(FirestoreError) -> [String]
-    {
+    /// ListCollectionIds under `parent` (a document, or the root), at `readTime` when given.
+    /// Admin only, as on the emulator.
+    /// - Throws: `.permissionDenied` without admin; as `checkedReadTime` for a bad read time.
+    public func listCollectionIDs(
+        under parent: ResourcePath, in database: DatabaseID, readTime: Timestamp? = nil, auth: AuthContext
+    ) throws(FirestoreError) -> [String] {
         guard auth.isAdmin else { throw .permissionDenied("Metadata operations require admin authentication.") }
-        let snapshot = try openSnapshot().snapshot
+        let snapshot = try openSnapshot(at: readTime).snapshot
         defer { snapshot.close() }
         return try snapshot.collectionIDs(under: parent, in: database)
     }
 
-    /// BeginTransaction.
+    /// BeginTransaction. A read-only transaction with a read time reads the database as of
+    /// that time; without one, as of its start.
     /// - Returns: the transaction id (opaque bytes).
+    /// - Throws: as `checkedReadTime` for a bad read time.
     public func beginTransaction(in database: DatabaseID, mode: TransactionMode) throws(FirestoreError) -> [UInt8] {
-        if case .readOnly = mode {
-            let (snapshot, readTime) = try openSnapshot()
+        if case .readOnly(let at) = mode {
+            let (snapshot, readTime) = try openSnapshot(at: at)
             // On refusal the registry drops (and so closes) the snapshot.
             return try transactions.begin(database: database, mode: mode, snapshot: snapshot, readTime: readTime)
         }
@@ -131,12 +134,35 @@ extension FirestoreEngine {
     }
 
     /// Opens a store snapshot and the read time it reflects, under the writer lock so no
-    /// commit can fall between the two.
-    func openSnapshot() throws(FirestoreError) -> (snapshot: any StoreSnapshot, readTime: Timestamp) {
+    /// commit can fall between the two. With `readTime`, a point-in-time view at that time
+    /// (checked by `checkedReadTime`); later commits are then strictly after it.
+    func openSnapshot(at readTime: Timestamp? = nil) throws(FirestoreError) -> (snapshot: any StoreSnapshot, readTime: Timestamp) {
         try writer.withLock { (state: inout WriterState) throws(FirestoreError) -> (snapshot: any StoreSnapshot, readTime: Timestamp) in
-            let s = try store.snapshot()
-            return (s, issueReadTime(&state))
+            guard let readTime else { return (try store.snapshot(), issueReadTime(&state)) }
+            let now = issueReadTime(&state)
+            try Self.checkedReadTime(readTime, now: now, retention: versionRetention)
+            return (try store.snapshot(at: readTime), readTime)
         }
+    }
+
+    /// Refuses a `read_time` that production refuses (PartitionQuery, which reads nothing).
+    /// - Throws: as `checkedReadTime`.
+    public func checkReadTime(_ readTime: Timestamp?) throws(FirestoreError) {
+        guard let readTime else { return }
+        let now = writer.withLock { (state: inout WriterState) in issueReadTime(&state) }
+        try Self.checkedReadTime(readTime, now: now, retention: versionRetention)
+    }
+
+    /// Refuses a `read_time` that production refuses.
+    /// - Parameter now: the latest read time issued (at or after the last commit).
+    /// - Throws: `.invalidArgument` ("The requested 'read_time' cannot be in the future.") when
+    ///   after `now`; `.failedPrecondition` ("The requested 'read_time' is too old.") when more
+    ///   than `retention` before it. Texts and codes as emulator 1.19.9 answers them.
+    static func checkedReadTime(_ readTime: Timestamp, now: Timestamp, retention: Duration) throws(FirestoreError) {
+        if now < readTime { throw .invalidArgument("The requested 'read_time' cannot be in the future.") }
+        let window = retention.components
+        let horizon = now.microseconds - window.seconds * 1_000_000 - window.attoseconds / 1_000_000_000_000
+        if readTime.microseconds < horizon { throw .failedPrecondition("The requested 'read_time' is too old.") }
     }
 
     /// Runs `body` on the view `consistency` selects.
@@ -146,8 +172,10 @@ extension FirestoreEngine {
     ) throws(FirestoreError) -> ReadResult<T> {
         var txID: [UInt8]?
         var newID: [UInt8]?
+        var pointInTime: Timestamp?
         switch consistency {
-        case .strong, .readTime: break
+        case .strong: break
+        case .readTime(let t): pointInTime = t
         case .transaction(let id): txID = id
         case .newTransaction(let mode):
             let id = try beginTransaction(in: database, mode: mode)
@@ -155,7 +183,7 @@ extension FirestoreEngine {
             newID = id
         }
         guard let id = txID else {
-            let (snapshot, readTime) = try openSnapshot()
+            let (snapshot, readTime) = try openSnapshot(at: pointInTime)
             defer { snapshot.close() }
             let view = ReadView(snapshot: snapshot, database: database, recording: false)
             return ReadResult(value: try body(view, readTime), readTime: readTime, transaction: nil)

@@ -24,6 +24,8 @@ public final class FirestoreEngine: Sendable {
     let observers: Mutex<[Int: @Sendable (CommittedChange) -> Void]>
     /// Listen targets by collection, collection group and document (lock order: writer, then this).
     let listenRoutes: Mutex<ListenRoutes>
+    /// How long superseded document versions stay readable at a `read_time` (production: one hour).
+    public let versionRetention: Duration
 
     struct WriterState {
         /// Greatest commit time issued; commits are strictly increasing.
@@ -42,13 +44,16 @@ public final class FirestoreEngine: Sendable {
     /// - Parameters:
     ///   - policy: the access policy for every project (security rules, or open).
     ///   - clock: the wall clock in UTC; defaults to the system clock with microsecond precision.
+    ///   - versionRetention: how far back `read_time` reads reach (`defaultVersionRetention`).
     /// - Throws: `.internalError` when the store cannot report its last commit time.
     public init(
         store: any DocumentStore, policy: any AccessPolicy = OpenAccessPolicy(),
-        clock: @escaping @Sendable () -> Timestamp = FirestoreEngine.systemClock
+        clock: @escaping @Sendable () -> Timestamp = FirestoreEngine.systemClock,
+        versionRetention: Duration = FirestoreEngine.defaultVersionRetention
     ) throws(FirestoreError) {
         self.store = store
         self.clock = clock
+        self.versionRetention = versionRetention
         let last = try store.lastCommitTime() ?? Timestamp(seconds: 0, nanos: 0)
         self.writer = Mutex(WriterState(lastCommitTime: last, lastReadTime: last))
         self.transactions = TransactionRegistry(clock: clock)
@@ -63,6 +68,11 @@ public final class FirestoreEngine: Sendable {
         clock_gettime(CLOCK_REALTIME, &ts)
         return Timestamp(seconds: Int64(ts.tv_sec), nanos: Int32(ts.tv_nsec / 1000 * 1000))
     }
+
+    /// Production's version retention: reads at a `read_time` reach back one hour (without
+    /// point-in-time recovery). Source: Firestore v1 `read_time` ("a microsecond precision
+    /// timestamp within the past one hour").
+    public static let defaultVersionRetention: Duration = .seconds(3600)
 
     /// Replaces the policy of every project without its own.
     public func setDefaultPolicy(_ policy: any AccessPolicy) {
@@ -111,3 +121,23 @@ public final class FirestoreEngine: Sendable {
 }
 
 import Glibc
+
+extension FirestoreEngine {
+    /// Drops the superseded document versions no `read_time` read may reach any more (ended
+    /// more than `versionRetention` ago), in batches of `batchSize`, so a writer waits for one
+    /// batch at most. Run it periodically (the composition root does, every few seconds).
+    /// - Returns: how many versions were dropped.
+    /// - Throws: `.internalError` on storage failure.
+    @discardableResult
+    public func collectExpiredVersions(batchSize: Int = 1000) throws(FirestoreError) -> Int {
+        let window = versionRetention.components
+        let horizon = Timestamp(
+            microseconds: clock().microseconds - window.seconds * 1_000_000 - window.attoseconds / 1_000_000_000_000)
+        var total = 0
+        while true {
+            let n = try store.collectVersions(endedBefore: horizon, limit: batchSize)
+            total += n
+            if n < batchSize { return total }
+        }
+    }
+}

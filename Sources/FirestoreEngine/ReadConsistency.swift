@@ -8,9 +8,9 @@ public enum ReadConsistency: Sendable, Hashable {
     case transaction([UInt8])
     /// Begin a transaction and read inside it; its id is returned with the results.
     case newTransaction(TransactionMode)
-    /// At a read time. Hearth keeps only the latest version of each document, so a read time
-    /// at or after the last commit reads the latest state; an older one is served the latest
-    /// state too (documented deviation: the emulator's history is not kept).
+    /// At a read time: the database exactly as of that time (every commit at or before it,
+    /// none after), from the store's version history. Refused when in the future or older
+    /// than the engine's `versionRetention`.
     case readTime(Timestamp)
 }
 

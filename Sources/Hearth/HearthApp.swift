@@ -28,6 +28,8 @@ public final class HearthApp: Sendable {
     let functionsServer: HTTPServer?
     /// Runs schedules and triggers while the server runs; cancelled by `stop()`.
     let functionsTask = Mutex<Task<Void, Never>?>(nil)
+    /// Drops document versions older than the retention window while the server runs.
+    let versionCollector = Mutex<Task<Void, Never>?>(nil)
     let watcher: RulesFileWatcher?
     /// Auth emulator, hub, import/export (issue 6).
     let suite: EmulatorSuite
@@ -66,7 +68,8 @@ public final class HearthApp: Sendable {
             dataDescription = path
         }
         try EmulatorSuite.importIfRequested(options, into: store)
-        let engine = try FirestoreEngine(store: store)
+        let engine = try FirestoreEngine(
+            store: store, versionRetention: options.versionRetention ?? FirestoreEngine.defaultVersionRetention)
         self.engine = engine
         let rules = RulesController(engine: engine, log: { HearthLog.info($0) })
         self.rules = rules
@@ -99,6 +102,9 @@ public final class HearthApp: Sendable {
         }
         suite = try EmulatorSuite(options: options, config: config, project: project, store: store)
     }
+
+    /// How often superseded versions past the retention window are collected.
+    static let versionCollectionInterval: Duration = .seconds(10)
 
     static func requestLog(_ prefix: String, quiet: Bool) -> @Sendable (String) -> Void {
         if quiet { return { _ in } }
@@ -142,6 +148,17 @@ public final class HearthApp: Sendable {
         // Unstructured on purpose: schedules and triggers live as long as the server, not a
         // request; `stop()` cancels the task.
         functionsTask.withLock { $0 = Task { await host.run(clock: ContinuousClock()) } }
+        let engine = self.engine
+        // Unstructured for the same reason: collection runs as long as the server. Each pass
+        // deletes in small batches, so a writer waits for one batch at most.
+        versionCollector.withLock {
+            $0 = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: Self.versionCollectionInterval)
+                    do { try engine.collectExpiredVersions() } catch { HearthLog.info("hearth: version collection failed: \(error)") }
+                }
+            }
+        }
         let more = try await suite.start(firestorePort: port)
         watcher?.start()
         HearthLog.info("hearth: ready")
@@ -152,6 +169,7 @@ public final class HearthApp: Sendable {
     public func stop() async {
         watcher?.stop()
         functionsTask.withLock { $0?.cancel() }
+        versionCollector.withLock { $0?.cancel() }
         await functionsServer?.shutdown()
         await firestoreServer.shutdown()
         await suite.stop()  // Auth, hub, --export-on-exit.

@@ -55,6 +55,7 @@ public enum HearthCLI {
               Serve Firestore (REST, gRPC, Listen), Functions and Auth on the ports of firebase.json.
               Data persists in .hearth/firestore.sqlite beside firebase.json unless --data or --in-memory.
               [--import DIR] [--export-on-exit [DIR]] [--hub-port N]: load / save a Hearth export.
+              [--version-retention 1h]: how far back read_time reads reach (s, m, h, d; default 1h).
           exec [start options] -- COMMAND [ARG…]
               Start the emulators (in memory unless --data), run COMMAND with FIRESTORE_EMULATOR_HOST,
               FIREBASE_AUTH_EMULATOR_HOST, FIREBASE_EMULATOR_HUB, GCLOUD_PROJECT set; exit with its status.

@@ -22,6 +22,9 @@ public struct StartOptions: Sendable {
     public var hubPort: Int?
     /// Suppress the one-line-per-request log (`--quiet`).
     public var quiet = false
+    /// `--version-retention DURATION` (`3600`, `90s`, `30m`, `1h`, `7d`): how far back
+    /// `read_time` reads reach; older versions are collected. Default one hour, as production.
+    public var versionRetention: Duration?
     // Issue 6 (import/export): begin
     /// `--import DIR`: load a Hearth export before serving (replaces the databases it holds).
     public var importPath: String?
@@ -49,6 +52,13 @@ public struct StartOptions: Sendable {
             guard let p = Int(v), (0...65535).contains(p) else { throw ConfigError("\(name): \"\(v)\" is not a port") }
             return p
         }
+        func duration(_ name: String) throws -> Duration {
+            let v = try value(name)
+            guard let d = parseDuration(v) else {
+                throw ConfigError("\(name): \"\(v)\" is not a duration (seconds, or a number with s, m, h or d)")
+            }
+            return d
+        }
         while i < arguments.count {
             var arg = arguments[i]
             if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
@@ -69,6 +79,7 @@ public struct StartOptions: Sendable {
             case "--functions-port": o.functionsPort = try port(arg)
             case "--auth-port": o.authPort = try port(arg)
             case "--hub-port": o.hubPort = try port(arg)
+            case "--version-retention": o.versionRetention = try duration(arg)
             case "--import": o.importPath = try value(arg)  // issue 6
             case "--export-on-exit":  // issue 6: the directory is optional
                 if i + 1 < arguments.count, !arguments[i + 1].hasPrefix("-") {
@@ -88,6 +99,20 @@ public struct StartOptions: Sendable {
             i += 1
         }
         return o
+    }
+
+    /// `N`, `Ns`, `Nm`, `Nh` or `Nd` (N a non-negative integer) as a duration; nil otherwise.
+    static func parseDuration(_ text: String) -> Duration? {
+        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+        var digits = Substring(text)
+        var scale: Int64 = 1
+        if let last = text.last, let u = units[last] {
+            digits = digits.dropLast()
+            scale = u
+        }
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let n = Int64(digits), n >= 0 else { return nil }
+        let (seconds, overflow) = n.multipliedReportingOverflow(by: scale)
+        return overflow ? nil : .seconds(seconds)
     }
 
     /// Resolves the config file path.

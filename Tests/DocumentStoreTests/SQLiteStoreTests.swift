@@ -40,6 +40,33 @@ import Testing
         #expect(plan?.indexes == [SingleFieldIndex(collectionID: "c", field: Self.n)])
     }
 
+    /// A file of schema version 1 (no version history) opens, keeps its documents and gains
+    /// the history table; versions ended after the upgrade are readable at a read time.
+    @Test func versionOneFileIsUpgradedInPlace() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let file = dir.file("v1.sqlite")
+        var store = try SQLiteDocumentStore(path: file)
+        try store.commit([.put(doc("c/a", ["v": .integer(1)]))], in: testDB, commitTime: ts(1))
+        store.close()
+        let raw = try SQLiteConnection(path: file)
+        try raw.execute("DROP TABLE document_versions; UPDATE meta SET value = 1 WHERE key = 'schema_version';")
+        raw.close()
+
+        store = try SQLiteDocumentStore(path: file)
+        defer { store.close() }
+        let replaced = Document(path: path("c/a"), fields: ["v": .integer(2)], createTime: ts(1), updateTime: ts(5))
+        try store.commit([.put(replaced)], in: testDB, commitTime: ts(5))
+        let past = try store.snapshot(at: ts(2))
+        defer { past.close() }
+        #expect(try past.document(path("c/a"), in: testDB)?.fields == ["v": .integer(1)])
+        let check = try SQLiteConnection(path: file)
+        defer { check.close() }
+        let version = try check.prepare("SELECT value FROM meta WHERE key = 'schema_version'")
+        defer { version.reset() }
+        #expect(try version.step() && version.int64(at: 0) == SQLiteSchema.version)
+    }
+
     /// What `kill -9` leaves: the files as they are, WAL not checkpointed. A copy taken while
     /// the store is still open must contain every acknowledged commit.
     @Test func acknowledgedCommitsAreInTheFilesBeforeClose() throws {

@@ -83,7 +83,39 @@ extension ListenEvent {
         #expect(sink.take().map { $0.map(\.summary) } == [["add[3]", "remove[3] PERMISSION_DENIED"]])
     }
 
-    @Test func resumeResetsAndResendsAndReadTimesNeverGoBack() throws {
+    @Test func resumeSendsOnlyWhatChangedSinceItsReadTime() throws {
+        let e = try makeEngine()
+        let n = FieldPath(["n"])
+        _ = try e.commit(
+            [set("r/keep", ["n": .integer(1)]), set("r/edit", ["n": .integer(1)]), set("r/drop", ["n": .integer(1)]),
+             set("r/leave", ["n": .integer(1)])], in: db, auth: .admin)
+        let t0 = try e.getDocument(path("r/keep"), in: db, auth: .admin).readTime
+        _ = try e.commit(
+            [set("r/edit", ["n": .integer(2)]), Write(operation: .delete(path("r/drop"))), set("r/leave", ["n": .integer(-1)]),
+             set("r/new", ["n": .integer(3)])], in: db, auth: .admin)
+        let positive = ListenTargetKind.query(
+            QueryTarget(parent: .root, query: StructuredQuery(collectionID: "r", filter: .field(n, .greaterThan, .integer(0)))))
+        let sink = EventSink()
+        let s = e.openListenSession(database: db, auth: .admin, send: sink.send)
+        defer { s.close() }
+        s.addTarget(ListenTargetSpec(id: 1, kind: positive, readTime: t0))
+        #expect(sink.take().map { $0.map(\.summary) } == [[
+            "add[1]", "change r/edit [1]", "change r/new [1]", "delete r/drop [1]", "remove r/leave [1]", "current[1] @t",
+            "noChange[] @t",
+        ]])
+        // Document targets resume the same way.
+        s.addTarget(ListenTargetSpec(id: 2, kind: .documents([path("r/keep"), path("r/drop")]), resumeToken: ResumeToken.make(t0)))
+        #expect(sink.take().map { $0.map(\.summary) } == [["add[2]", "delete r/drop [2]", "current[2] @t", "noChange[] @t"]])
+        // From before the version window (or a token that is not ours): reset and resend everything.
+        s.addTarget(ListenTargetSpec(id: 3, kind: positive, readTime: Timestamp(seconds: 1, nanos: 0)))
+        #expect(sink.take().map { $0.map(\.summary) } == [[
+            "add[3]", "reset[3]", "change r/keep [3]", "change r/edit [3]", "change r/new [3]", "current[3] @t", "noChange[] @t",
+        ]])
+        s.addTarget(ListenTargetSpec(id: 4, kind: .documents([path("r/keep")]), resumeToken: [1, 2, 3]))
+        #expect(sink.take().map { $0.map(\.summary) } == [["add[4]", "reset[4]", "change r/keep [4]", "current[4] @t", "noChange[] @t"]])
+    }
+
+    @Test func resumeSendsTheChangesAndReadTimesNeverGoBack() throws {
         let e = try makeEngine()
         _ = try e.commit([set("r/a", [:])], in: db, auth: .admin)
         let sink = EventSink()
@@ -106,7 +138,7 @@ extension ListenEvent {
         s2.addTarget(ListenTargetSpec(id: 1, kind: queryTarget("r"), resumeToken: token))
         let resumed = sink.take()
         #expect(resumed.map { $0.map(\.summary) } == [[
-            "add[1]", "reset[1]", "change r/a [1]", "change r/b [1]", "current[1] @t", "noChange[] @t",
+            "add[1]", "change r/b [1]", "current[1] @t", "noChange[] @t",
         ]])
         for batch in resumed {
             for case .targetChange(.noChange, [], _, _, let rt?) in batch { readTimes.append(rt) }

@@ -137,6 +137,11 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
         let m = try connection.prepare("SELECT key, value FROM meta")
         defer { m.reset() }
         while try m.step() { meta[m.text(at: 0)] = m.int64(at: 1) }
+        if let v = meta["schema_version"], SQLiteSchema.upgradable.contains(v) {
+            // The DDL run on open already created what the newer version adds.
+            try connection.execute("UPDATE meta SET value = \(SQLiteSchema.version) WHERE key = 'schema_version'")
+            meta["schema_version"] = SQLiteSchema.version
+        }
         guard meta["schema_version"] == SQLiteSchema.version else {
             throw FirestoreError.internalError(
                 "Store \(path) has schema version \(meta["schema_version"].map(String.init) ?? "none"), expected \(SQLiteSchema.version).")
@@ -189,7 +194,8 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
             try connection.writeTransaction { () throws in
                 let (dbID, created) = try databaseRowID(database, connection)
                 if created { newDatabaseID = dbID }
-                let writes = SQLiteWrites(connection: connection, database: dbID, indexes: catalog[dbID] ?? [:])
+                let writes = SQLiteWrites(
+                    connection: connection, database: dbID, indexes: catalog[dbID] ?? [:], commitTime: commitTime)
                 for mutation in mutations {
                     switch mutation {
                     case .put(let document): try writes.put(document)
@@ -214,6 +220,51 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
         }
     }
 
+    /// Opens a view of the state as of `readTime` (every commit at or before it, none after):
+    /// a WAL read transaction that reads each path's latest version when its update time is
+    /// at or before `readTime`, else the archived version that was current then.
+    ///
+    /// Exact for any `readTime` whose superseded versions `collectVersions` has not yet
+    /// dropped; the engine refuses older read times.
+    /// - Throws: `.internalError` when the store is closed or SQLite fails.
+    public func snapshot(at readTime: Timestamp) throws(FirestoreError) -> any StoreSnapshot {
+        let connection = try checkoutReader()
+        let before = currentSequence
+        do {
+            try Self.beginRead(connection)
+        } catch {
+            try? connection.execute("ROLLBACK")
+            returnReader(connection)
+            throw error.firestoreError
+        }
+        let after = currentSequence
+        return SQLiteSnapshot(
+            store: self, connection: connection, sequence: before == after ? before : nil, readTime: readTime)
+    }
+
+    /// Deletes at most `limit` archived versions that ended before `horizon` (the oldest first),
+    /// in one short write transaction, so writers wait for one batch at most.
+    /// - Returns: how many were deleted; fewer than `limit` means none older is left.
+    /// - Throws: `.internalError` when SQLite fails.
+    public func collectVersions(endedBefore horizon: Timestamp, limit: Int) throws(FirestoreError) -> Int {
+        try withWriter { (connection) throws -> Int in
+            try connection.writeTransaction { () throws -> Int in
+                // Rowid order is end-time order: the candidates are a prefix of the table.
+                let delete = try connection.prepare(
+                    """
+                    DELETE FROM document_versions WHERE id IN (
+                        SELECT id FROM document_versions ORDER BY id LIMIT ?3)
+                      AND (end_seconds, end_nanos) < (?1, ?2)
+                    """)
+                try delete.bind(horizon.seconds, at: 1)
+                try delete.bind(Int64(horizon.nanos), at: 2)
+                try delete.bind(Int64(max(limit, 0)), at: 3)
+                try delete.run()
+                return connection.changes
+            }
+        }
+    }
+
     /// Deletes `database`'s documents and index entries (its index definitions stay valid:
     /// an index of nothing is complete).
     /// - Throws: `.internalError` when SQLite fails.
@@ -225,9 +276,11 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
                     "DELETE FROM index_entries WHERE index_id IN (SELECT id FROM field_indexes WHERE db = ?1)")
                 try entries.bind(dbID, at: 1)
                 try entries.run()
-                let documents = try connection.prepare("DELETE FROM documents WHERE db = ?1")
-                try documents.bind(dbID, at: 1)
-                try documents.run()
+                for table in ["documents", "document_versions"] {
+                    let delete = try connection.prepare("DELETE FROM \(table) WHERE db = ?1")
+                    try delete.bind(dbID, at: 1)
+                    try delete.run()
+                }
             }
             bumpSequence()
         }

@@ -1,4 +1,4 @@
-/// The SQLite schema of the document store, version 1.
+/// The SQLite schema of the document store, version 2.
 ///
 /// - `databases`: one row per Firestore database (`projects/p/databases/d`), so other tables
 ///   carry a small integer instead of the name.
@@ -13,10 +13,21 @@
 /// - `index_entries`: `(index_id, parent, value, path)`; `parent` is the parent collection's
 ///   key for collection scope and empty for group scope, `value` is `OrderedKey.value`. The
 ///   primary key is the scan order, so a range query is one b-tree range walk.
+/// - `document_versions`: the history behind point-in-time reads. When a commit replaces or
+///   deletes a document, the version it ends moves here with `end_*` = that commit's time, so
+///   the version was the document's state for `update_time <= t < end_time`; `documents`
+///   holds each path's open-ended latest version. Rows are appended in commit order, so rowid
+///   order is `end_time` order and garbage collection deletes a prefix of the table.
+///   Indexed by path (point reads, subtrees) and collection id (collection groups).
 /// - `meta`: the schema version and the last commit time, written in each commit's transaction.
+///
+/// Version 2 added `document_versions`; a version 1 file is upgraded in place on open (the
+/// table is created empty: no history existed before).
 enum SQLiteSchema {
     /// Bumped when the layout changes; a store refuses a file with another version.
-    static let version: Int64 = 1
+    static let version: Int64 = 2
+    /// Older versions this code upgrades on open.
+    static let upgradable: Set<Int64> = [1]
 
     /// DDL run on every open (idempotent).
     static let create = """
@@ -59,10 +70,36 @@ enum SQLiteSchema {
             path BLOB NOT NULL,
             PRIMARY KEY(index_id, parent, value, path)
         ) WITHOUT ROWID;
-        INSERT OR IGNORE INTO meta(key, value) VALUES('schema_version', 1);
+        CREATE TABLE IF NOT EXISTS document_versions(
+            id INTEGER PRIMARY KEY,
+            db INTEGER NOT NULL,
+            path BLOB NOT NULL,
+            parent BLOB NOT NULL,
+            collection_id TEXT NOT NULL,
+            fields BLOB NOT NULL,
+            create_seconds INTEGER NOT NULL,
+            create_nanos INTEGER NOT NULL,
+            update_seconds INTEGER NOT NULL,
+            update_nanos INTEGER NOT NULL,
+            end_seconds INTEGER NOT NULL,
+            end_nanos INTEGER NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS document_versions_by_path ON document_versions(db, path);
+        CREATE INDEX IF NOT EXISTS document_versions_by_group ON document_versions(db, collection_id, path);
+        INSERT OR IGNORE INTO meta(key, value) VALUES('schema_version', 2);
         """
 
     /// Columns selected whenever a document is materialised, in `SQLiteRow` order.
     static let documentColumns =
         "d.path, d.fields, d.create_seconds, d.create_nanos, d.update_seconds, d.update_nanos"
+
+    /// Copies the stored version of `(?1 db, ?2 path)` into `document_versions`, ended at
+    /// `(?3, ?4)`, unless its update time is `(?5, ?6)` (a write that left it unchanged).
+    static let archiveVersion = """
+        INSERT INTO document_versions(db, path, parent, collection_id, fields, create_seconds, create_nanos,
+                                      update_seconds, update_nanos, end_seconds, end_nanos)
+        SELECT db, path, parent, collection_id, fields, create_seconds, create_nanos,
+               update_seconds, update_nanos, ?3, ?4
+        FROM documents WHERE db = ?1 AND path = ?2 AND (update_seconds, update_nanos) != (?5, ?6)
+        """
 }

@@ -50,12 +50,18 @@ extension SQLiteSnapshot {
                     return false
                 })
             stream.orderedByPath = plan.streamOrder == .path
+            stream.readTime = readTime
             for access in plan.accesses where !stream.isDone {
                 try read(access, target: target, db: db, indexIDs: indexIDs, connection, into: &stream)
             }
             return stream.accepted
         }
-        return query.evaluate(over: accepted, target: target, in: database)
+        guard let readTime else { return query.evaluate(over: accepted, target: target, in: database) }
+        // At a read time the plan streamed the latest versions that existed then; the answer's
+        // first `needed` are among those and the archived versions current then, which are few
+        // (at most the retention window's updates in scope).
+        let archived = try versions(at: readTime, in: database, Self.scope(of: target), includeLatest: false)
+        return query.evaluate(over: accepted + archived, target: target, in: database)
     }
 
     /// The row id of `index` if it is built in this snapshot.
@@ -141,7 +147,11 @@ extension SQLiteSnapshot {
             if stream.shouldStop(before: stopKey) { return }
             let path = try OrderedKey.decodePath(select.blob(at: 1))
             guard stream.wants(path) else { continue }
-            stream.offer(try decodeDocument(select, from: 1), stopKey: stopKey)
+            let document = try decodeDocument(select, from: 1)
+            // A latest version written after the read time is not seen (its archived
+            // predecessor, if any, is read separately).
+            if let readTime = stream.readTime, readTime < document.updateTime { continue }
+            stream.offer(document, stopKey: stopKey)
         }
     }
 
@@ -191,6 +201,8 @@ struct CandidateStream {
 
     /// True when the stop key is the document name rather than the index value.
     var orderedByPath = false
+    /// For a point-in-time query, the read time: later versions are skipped, not offered.
+    var readTime: Timestamp?
 
     /// True (and from then on `isDone`) when a row with `stopKey` can no longer matter.
     mutating func shouldStop(before stopKey: UnsafeRawBufferPointer) -> Bool {

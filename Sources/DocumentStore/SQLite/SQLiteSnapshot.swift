@@ -16,12 +16,16 @@ final class SQLiteSnapshot: StoreSnapshot {
 
     /// The store's commit count this view is known to show, or nil when unknown.
     let sequence: UInt64?
+    /// For a point-in-time view, the read time: only versions current at that moment are
+    /// seen (latest versions updated at or before it, archived ones that ended after it).
+    let readTime: Timestamp?
 
     /// Takes over `connection`, already inside `BEGIN` with its snapshot pinned at `sequence`.
-    init(store: SQLiteDocumentStore, connection: SQLiteConnection, sequence: UInt64?) {
+    init(store: SQLiteDocumentStore, connection: SQLiteConnection, sequence: UInt64?, readTime: Timestamp? = nil) {
         self.store = store
         self.connection = connection
         self.sequence = sequence
+        self.readTime = readTime
     }
 
     deinit { close() }
@@ -71,9 +75,12 @@ final class SQLiteSnapshot: StoreSnapshot {
                 seconds: statement.int64(at: column + 4), nanos: Int32(truncatingIfNeeded: statement.int64(at: column + 5))))
     }
 
-    /// One point lookup on `documents_by_path`.
+    /// One point lookup on `documents_by_path` (and `document_versions_by_path` at a read time).
     func document(_ path: ResourcePath, in database: DatabaseID) throws(FirestoreError) -> Document? {
-        try reading { connection in
+        if let readTime {
+            return try versions(at: readTime, in: database, .path(OrderedKey.path(path))).first
+        }
+        return try reading { connection in
             guard path.isDocument, let db = try databaseRowID(database, connection) else { return nil }
             let select = try connection.prepare(
                 "SELECT \(SQLiteSchema.documentColumns) FROM documents AS d WHERE d.db = ?1 AND d.path = ?2")
@@ -88,7 +95,14 @@ final class SQLiteSnapshot: StoreSnapshot {
     func listDocuments(in collection: ResourcePath, database: DatabaseID, startAfter: ResourcePath?, limit: Int?)
         throws(FirestoreError) -> [Document]
     {
-        try reading { connection in
+        if let readTime {
+            var children = try versions(at: readTime, in: database, .children(of: collection))
+            if let startAfter { children.removeAll { !(startAfter < $0.path) } }
+            children.sort { $0.path < $1.path }
+            if let limit, children.count > limit { children.removeLast(children.count - max(limit, 0)) }
+            return children
+        }
+        return try reading { connection in
             guard let db = try databaseRowID(database, connection) else { return [] }
             let select = try connection.prepare(
                 """
@@ -108,7 +122,17 @@ final class SQLiteSnapshot: StoreSnapshot {
 
     /// Skip-scan: one index seek per child, whatever the size of the subtrees.
     func missingDocuments(in collection: ResourcePath, database: DatabaseID) throws(FirestoreError) -> [ResourcePath] {
-        try reading { connection in
+        if let readTime {
+            let paths = Set(try versions(at: readTime, in: database, .descendants(of: collection)).map(\.path))
+            let depth = collection.segments.count + 1
+            var missing = Set<ResourcePath>()
+            for path in paths where path.segments.count > depth {
+                let child = ResourcePath(Array(path.segments.prefix(depth)))
+                if !paths.contains(child) { missing.insert(child) }
+            }
+            return missing.sorted()
+        }
+        return try reading { connection in
             guard let db = try databaseRowID(database, connection) else { return [] }
             let prefix = OrderedKey.path(collection)
             let depth = collection.segments.count + 1
@@ -126,7 +150,13 @@ final class SQLiteSnapshot: StoreSnapshot {
 
     /// Skip-scan over the subtree of `parent`: one index seek per collection id.
     func collectionIDs(under parent: ResourcePath, in database: DatabaseID) throws(FirestoreError) -> [String] {
-        try reading { connection in
+        if let readTime {
+            let depth = parent.segments.count
+            let docs = try versions(at: readTime, in: database, .descendants(of: parent))
+            return Set(docs.compactMap { $0.path.segments.count > depth ? $0.path.segments[depth] : nil })
+                .sorted(by: utf8Less)
+        }
+        return try reading { connection in
             guard let db = try databaseRowID(database, connection) else { return [] }
             let prefix = OrderedKey.path(parent)
             let depth = parent.segments.count

@@ -1,7 +1,8 @@
 import FirestoreModel
 
 /// The write path of one commit (or index build) inside the writer's open transaction:
-/// document rows plus the entries of every built index of the touched collections.
+/// document rows, the versions they end (`document_versions`), and the entries of every
+/// built index of the touched collections.
 struct SQLiteWrites {
     /// The writer connection, inside `BEGIN IMMEDIATE`.
     let connection: SQLiteConnection
@@ -9,6 +10,21 @@ struct SQLiteWrites {
     let database: Int64
     /// Built indexes of that database by collection id, with their row ids.
     let indexes: [String: [(id: Int64, index: SingleFieldIndex)]]
+    /// The commit's time: the end of every version it replaces or deletes.
+    let commitTime: Timestamp
+
+    /// Moves the stored version at `pathKey` to `document_versions`, ended at `commitTime`,
+    /// unless its update time is `unchanged` (the write left the document as it was).
+    private func archive(pathKey: [UInt8], unchanged: Timestamp?) throws {
+        let archive = try connection.prepare(SQLiteSchema.archiveVersion)
+        try archive.bind(database, at: 1)
+        try archive.bind(pathKey, at: 2)
+        try archive.bind(commitTime.seconds, at: 3)
+        try archive.bind(Int64(commitTime.nanos), at: 4)
+        try archive.bind(unchanged?.seconds ?? -1, at: 5)
+        try archive.bind(Int64(unchanged?.nanos ?? -1), at: 6)
+        try archive.run()
+    }
 
     /// Creates or replaces `document`, moving its index entries from the old fields to the new.
     /// - Throws: `SQLiteError`, or `FirestoreError` when stored fields are corrupt.
@@ -17,6 +33,7 @@ struct SQLiteWrites {
         let parentKey = OrderedKey.path(document.path.parent)
         let built = indexes[document.path.parent.lastSegment] ?? []
         if !built.isEmpty { try removeEntries(pathKey: pathKey, parentKey: parentKey, built: built) }
+        try archive(pathKey: pathKey, unchanged: document.updateTime)
 
         let upsert = try connection.prepare(
             """
@@ -53,6 +70,7 @@ struct SQLiteWrites {
         if !built.isEmpty {
             try removeEntries(pathKey: pathKey, parentKey: OrderedKey.path(path.parent), built: built)
         }
+        try archive(pathKey: pathKey, unchanged: nil)
         let delete = try connection.prepare("DELETE FROM documents WHERE db = ?1 AND path = ?2")
         try delete.bind(database, at: 1)
         try delete.bind(pathKey, at: 2)

@@ -173,11 +173,12 @@ public struct FirestoreGRPCService: Sendable {
                 r.target, aggregations: r.aggregations, in: r.database, consistency: Self.consistency(r.consistency), auth: auth)
             return [P.RunAggregationQueryResponse(aggregateFields: result.value, transaction: result.transaction, readTime: result.readTime).serializedBytes()]
         case "PartitionQuery":
-            _ = try P.PartitionQueryRequest(serializedBytes: bytes)
+            let r = try P.PartitionQueryRequest(serializedBytes: bytes)
+            try engine.checkReadTime(r.readTime)
             return [P.PartitionQueryResponse().serializedBytes()]
         case "ListCollectionIds":
             let r = try P.ListCollectionIdsRequest(serializedBytes: bytes)
-            var ids = try engine.listCollectionIDs(under: r.parent, in: r.database, auth: auth)
+            var ids = try engine.listCollectionIDs(under: r.parent, in: r.database, readTime: r.readTime, auth: auth)
             if !r.pageToken.isEmpty { ids = ids.filter { utf8Less(r.pageToken, $0) } }
             var next = ""
             if r.pageSize > 0, ids.count > Int(r.pageSize) {

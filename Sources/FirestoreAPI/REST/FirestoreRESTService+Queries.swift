@@ -116,8 +116,12 @@ extension FirestoreRESTService {
         if let sq = reader.take("structuredQuery") {
             _ = try RESTCodec.decodeStructuredQuery(sq, at: "structuredQuery")
         }
-        for k in ["partitionCount", "pageToken", "pageSize", "readTime"] { _ = reader.take(k) }
+        for k in ["partitionCount", "pageToken", "pageSize"] { _ = reader.take(k) }
+        let readTime = try reader.take("readTime").map { (v) throws(FirestoreError) in
+            try RESTCodec.decodeTimestamp(v, at: "readTime")
+        }
         try reader.finish()
+        try engine.checkReadTime(readTime)
         return .object([])
     }
 
@@ -128,9 +132,11 @@ extension FirestoreRESTService {
         if let p = reader.take("pageSize") { pageSize = Int(try RESTCodec.decodeInt32(p, at: "pageSize")) }
         var after: String?
         if let t = reader.take("pageToken"), case .string(let s) = t, !s.isEmpty { after = s }
-        _ = reader.take("readTime")
+        let readTime = try reader.take("readTime").map { (v) throws(FirestoreError) in
+            try RESTCodec.decodeTimestamp(v, at: "readTime")
+        }
         try reader.finish()
-        var ids = try engine.listCollectionIDs(under: try queryParent(route), in: route.database, auth: auth)
+        var ids = try engine.listCollectionIDs(under: try queryParent(route), in: route.database, readTime: readTime, auth: auth)
         if let after { ids = ids.filter { utf8Less(after, $0) } }
         var members: [JSONValue.Member] = []
         var next: String?
