@@ -4,7 +4,7 @@ import Foundation
 ///
 /// `--full` adds the 1,000,000-document range query; `--duration`/`--warmup` (seconds),
 /// `--connections` and `--threads` shape every `wrk` run (the same for Hearth, the official
-/// emulator and nginx); `--no-emulator` skips the JVM; `--only rest,query,rules,fanout,listen`
+/// emulator and nginx); `--no-emulator` skips the JVM; `--only rest,query,rules,fanout,listen,history`
 /// picks sections; `--json <file>` moves the JSON results.
 struct BenchOptions: Sendable {
     /// The sections of the report, in the order they run.
@@ -19,6 +19,8 @@ struct BenchOptions: Sendable {
         case fanout
         /// Issue 5: gRPC and Listen.
         case listen
+        /// Issue 10: version history (point-in-time reads) and writes as the database grows.
+        case history
     }
 
     /// Include the 1,000,000-document step (tens of seconds to load).

@@ -12,6 +12,8 @@ struct Figure: Sendable, Codable, Equatable {
         case milliseconds = "ms"
         /// Mebibytes (2^20 bytes) of memory, e.g. a server's resident set.
         case mebibytes = "MiB"
+        /// Documents (or rows) written per second.
+        case documentsPerSecond = "docs/s"
 
         /// True when a larger value is better (rates); false for times and memory.
         var higherIsBetter: Bool { self != .milliseconds && self != .mebibytes }
@@ -35,9 +37,10 @@ struct Figure: Sendable, Codable, Equatable {
             if value >= 10 { return String(format: "%.1f ms", value) }
             if value >= 0.1 { return String(format: "%.2f ms", value) }
             return String(format: "%.3f ms", value)
-        case .requestsPerSecond, .decisionsPerSecond:
+        case .requestsPerSecond, .decisionsPerSecond, .documentsPerSecond:
             let rounded = value >= 100 ? Int(value.rounded()).formatted(.number.grouping(.automatic)) : String(format: "%.1f", value)
-            return "\(rounded) \(unit == .requestsPerSecond ? "req/s" : "/s")"
+            let suffix = unit == .requestsPerSecond ? "req/s" : unit == .documentsPerSecond ? "docs/s" : "/s"
+            return "\(rounded) \(suffix)"
         }
     }
 }

@@ -35,6 +35,7 @@ for section in BenchOptions.Section.allCases where options.sections.contains(sec
     case .rules: report.tables.append(await RulesSection(options: options, progress: progress).run())
     case .fanout: report.tables.append(await FanOutSection(options: options, scratch: scratch, progress: progress).run())
     case .listen: report.tables.append(await ListenSection(options: options, scratch: scratch, progress: progress).run())
+    case .history: report.tables.append(HistorySection(options: options, scratch: scratch, progress: progress).run())
     }
 }
 report.loadAverageAtEnd = BenchReport.loadAverage()

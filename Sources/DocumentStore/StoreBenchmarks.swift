@@ -156,11 +156,12 @@ public enum StoreBenchmarks {
         }
     }
 
-    private static func withStore<T>(
-        durability: SQLiteDocumentStore.Durability, _ body: (SQLiteDocumentStore) throws(FirestoreError) -> T
+    static func withStore<T>(
+        durability: SQLiteDocumentStore.Durability, keepsVersions: Bool = true,
+        _ body: (SQLiteDocumentStore) throws(FirestoreError) -> T
     ) throws(FirestoreError) -> T {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-bench-\(UUID().uuidString).sqlite").path
-        let store = try SQLiteDocumentStore(path: file, durability: durability)
+        let store = try SQLiteDocumentStore(path: file, durability: durability, keepsVersions: keepsVersions)
         defer {
             store.close()
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) }
@@ -168,14 +169,14 @@ public enum StoreBenchmarks {
         return try body(store)
     }
 
-    private static func measure(_ body: () throws(FirestoreError) -> Void) throws(FirestoreError) -> Duration {
+    static func measure(_ body: () throws(FirestoreError) -> Void) throws(FirestoreError) -> Duration {
         let clock = ContinuousClock()
         let start = clock.now
         try body()
         return clock.now - start
     }
 
-    private static func median(_ times: [Duration]) -> Duration {
+    static func median(_ times: [Duration]) -> Duration {
         let sorted = times.sorted()
         return sorted.isEmpty ? .zero : sorted[sorted.count / 2]
     }

@@ -64,7 +64,7 @@ public final class HearthApp: Sendable {
                 ?? URL(fileURLWithPath: config.directory).appendingPathComponent(".hearth/firestore.sqlite").path
             try FileManager.default.createDirectory(
                 atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path, withIntermediateDirectories: true)
-            store = try SQLiteDocumentStore(path: path)
+            store = try SQLiteDocumentStore(path: path, keepsVersions: options.versionRetention != .zero)
             dataDescription = path
         }
         try EmulatorSuite.importIfRequested(options, into: store)

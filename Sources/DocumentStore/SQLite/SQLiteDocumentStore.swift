@@ -44,7 +44,7 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     // @unchecked Sendable: `writer`, `databaseIDs`, `catalog` and `lastCommit` are only touched
     // with `writerLock` held; `idleReaders` and `isClosed` only with `poolLock` held; `sequence`
     // only with `sequenceLock` held (and bumped only under `writerLock` too); `path`,
-    // `durability` and `deleteOnClose` are immutable.
+    // `durability`, `deleteOnClose` and `keepsVersions` are immutable.
 
     /// How hard a commit waits for the disk before returning.
     public enum Durability: Sendable {
@@ -60,6 +60,8 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     public let path: String
     private let durability: Durability
     private let deleteOnClose: Bool
+    /// False when superseded versions are not kept (`--version-retention 0`).
+    public let keepsVersions: Bool
 
     private let writerLock = NSLock()
     private var writer: SQLiteConnection?
@@ -83,24 +85,28 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     static let busyTimeoutMilliseconds = 5000
 
     /// Opens (creating when missing) the store in the file at `path`.
-    /// - Parameter durability: see `Durability`; `.full` unless you have measured a reason.
+    /// - Parameters:
+    ///   - durability: see `Durability`; `.full` unless you have measured a reason.
+    ///   - keepsVersions: false to keep no superseded versions (point-in-time reads then see
+    ///     only latest versions; for `--version-retention 0` and benchmarks).
     /// - Throws: `.internalError` when the file cannot be opened or has another schema version.
-    public convenience init(path: String, durability: Durability = .full) throws(FirestoreError) {
-        try self.init(path: path, durability: durability, deleteOnClose: false)
+    public convenience init(path: String, durability: Durability = .full, keepsVersions: Bool = true) throws(FirestoreError) {
+        try self.init(path: path, durability: durability, deleteOnClose: false, keepsVersions: keepsVersions)
     }
 
     /// Opens an ephemeral store in a private temporary file removed by `close()`.
     /// - Throws: `.internalError` when the temporary file cannot be created.
-    public convenience init(inMemory: ()) throws(FirestoreError) {
+    public convenience init(inMemory: (), keepsVersions: Bool = true) throws(FirestoreError) {
         let file = FileManager.default.temporaryDirectory
             .appendingPathComponent("hearth-store-\(UUID().uuidString).sqlite").path
-        try self.init(path: file, durability: .off, deleteOnClose: true)
+        try self.init(path: file, durability: .off, deleteOnClose: true, keepsVersions: keepsVersions)
     }
 
-    private init(path: String, durability: Durability, deleteOnClose: Bool) throws(FirestoreError) {
+    private init(path: String, durability: Durability, deleteOnClose: Bool, keepsVersions: Bool) throws(FirestoreError) {
         self.path = path
         self.durability = durability
         self.deleteOnClose = deleteOnClose
+        self.keepsVersions = keepsVersions
         do {
             let connection = try SQLiteConnection(path: path)
             let synchronous: String
@@ -195,7 +201,8 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
                 let (dbID, created) = try databaseRowID(database, connection)
                 if created { newDatabaseID = dbID }
                 let writes = SQLiteWrites(
-                    connection: connection, database: dbID, indexes: catalog[dbID] ?? [:], commitTime: commitTime)
+                    connection: connection, database: dbID, indexes: catalog[dbID] ?? [:],
+                    commitTime: keepsVersions ? commitTime : nil)
                 for mutation in mutations {
                     switch mutation {
                     case .put(let document): try writes.put(document)

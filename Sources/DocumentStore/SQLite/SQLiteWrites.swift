@@ -10,12 +10,13 @@ struct SQLiteWrites {
     let database: Int64
     /// Built indexes of that database by collection id, with their row ids.
     let indexes: [String: [(id: Int64, index: SingleFieldIndex)]]
-    /// The commit's time: the end of every version it replaces or deletes.
-    let commitTime: Timestamp
+    /// The commit's time: the end of every version it replaces or deletes; nil keeps none.
+    let commitTime: Timestamp?
 
     /// Moves the stored version at `pathKey` to `document_versions`, ended at `commitTime`,
     /// unless its update time is `unchanged` (the write left the document as it was).
     private func archive(pathKey: [UInt8], unchanged: Timestamp?) throws {
+        guard let commitTime else { return }
         let archive = try connection.prepare(SQLiteSchema.archiveVersion)
         try archive.bind(database, at: 1)
         try archive.bind(pathKey, at: 2)
