@@ -176,19 +176,7 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     /// Opens a WAL read transaction on a pooled reader connection.
     /// - Throws: `.internalError` when the store is closed or SQLite fails.
     public func snapshot() throws(FirestoreError) -> any StoreSnapshot {
-        let connection = try checkoutReader()
-        let before = currentSequence
-        do {
-            try Self.beginRead(connection)
-        } catch {
-            try? connection.execute("ROLLBACK")
-            returnReader(connection)
-            throw error.firestoreError
-        }
-        // Equal counts before and after the pin prove which commit the view shows (a commit
-        // bumps the count only after its COMMIT); otherwise the view's position is unknown.
-        let after = currentSequence
-        return SQLiteSnapshot(store: self, connection: connection, sequence: before == after ? before : nil)
+        try openSnapshot(readTime: nil)
     }
 
     /// Applies `mutations` and records `commitTime` in one write transaction, maintaining
@@ -235,6 +223,10 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     /// dropped; the engine refuses older read times.
     /// - Throws: `.internalError` when the store is closed or SQLite fails.
     public func snapshot(at readTime: Timestamp) throws(FirestoreError) -> any StoreSnapshot {
+        try openSnapshot(readTime: readTime)
+    }
+
+    private func openSnapshot(readTime: Timestamp?) throws(FirestoreError) -> SQLiteSnapshot {
         let connection = try checkoutReader()
         let before = currentSequence
         do {
@@ -244,6 +236,8 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
             returnReader(connection)
             throw error.firestoreError
         }
+        // Equal counts before and after the pin prove which commit the view shows (a commit
+        // bumps the count only after its COMMIT); otherwise the view's position is unknown.
         let after = currentSequence
         return SQLiteSnapshot(
             store: self, connection: connection, sequence: before == after ? before : nil, readTime: readTime)
