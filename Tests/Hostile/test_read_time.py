@@ -1,0 +1,441 @@
+"""Point-in-time reads (`read_time`, document version history) under attack: malformed and
+out-of-window read times on every method, read times combined with transactions, exact commit
+times, repeatability while writers run, thousands of versions of one document, a point-in-time
+query over many archived versions beside other traffic, the cap on held read-only snapshots,
+Listen resumes with hostile tokens, and version collection (`--version-retention 5s`) racing
+reads, writes and `kill -9`.
+
+The oracle for "as of T" is Hearth itself: a strong read answers with the read time T it
+reflects, so a later read at `read_time = T` must return exactly the same (Firestore v1
+`read_time`: "reads documents as they were at the given time"). Where behaviour is in doubt the
+official emulator (cloud-firestore-emulator, gcloud SDK) was asked; its answers are quoted.
+"""
+
+from __future__ import annotations
+
+import base64
+import queue
+import random
+import threading
+import time
+import urllib.parse
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from hostile_support import DB, DOCS, PROJECT, Hearth, assert_firestore_error, doc_path
+
+grpc = pytest.importorskip("grpc")
+firestore_types = pytest.importorskip("google.cloud.firestore_v1.types")
+from google.cloud.firestore_v1.types import firestore as F  # noqa: E402
+from google.cloud.firestore_v1.types import query as Q  # noqa: E402
+from google.protobuf import timestamp_pb2  # noqa: E402
+
+ADMIN = {"Authorization": "Bearer owner"}
+FUTURE = "The requested 'read_time' cannot be in the future."
+TOO_OLD = "The requested 'read_time' is too old."
+RETENTION = 5.0  # seconds, the `short` server's --version-retention
+COLLECTION_INTERVAL = 10.0  # HearthApp.versionCollectionInterval
+
+
+# -- servers ------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def hearth(tmp_path_factory):
+    """SQLite store, default retention (1 h). Named `hearth` so conftest checks it after each test."""
+    d = tmp_path_factory.mktemp("pit")
+    h = Hearth(d, data=d / "pit.sqlite")
+    h.start()
+    yield h
+    h.stop()
+
+
+class ShortHearth(Hearth):
+    """A Hearth with `--version-retention 5s` that remembers when it became ready (the version
+    collector's first pass is about 10 s after that, then every 10 s)."""
+
+    def start(self, timeout: float = 30.0) -> None:
+        super().start(timeout)
+        self.ready_at = time.monotonic()
+
+    def wait_for_collection_after(self, ended_at: float) -> None:
+        """Sleeps until a collection pass has run at least `RETENTION` s after the monotonic
+        instant `ended_at` (when some version ended), so that version is surely collected."""
+        k = 1
+        while self.ready_at + k * COLLECTION_INTERVAL - 0.5 < ended_at + RETENTION + 0.3:
+            k += 1
+        delay = self.ready_at + k * COLLECTION_INTERVAL + 1.0 - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+
+
+@pytest.fixture(scope="module")
+def short(tmp_path_factory):
+    d = tmp_path_factory.mktemp("pit-short")
+    h = ShortHearth(d, data=d / "short.sqlite", extra_args=["--version-retention", "5s"])
+    h.start()
+    yield h
+    problem = h.health_problem()
+    h.stop()
+    assert problem is None, f"short-retention server down: {problem}\n{h.log_tail()}"
+
+
+# -- helpers ------------------------------------------------------------------------------------
+
+def parse_ts(s: str) -> datetime:
+    """RFC 3339 with up to 9 fractional digits, to microseconds (Hearth's precision)."""
+    assert s.endswith("Z"), s
+    main, _, frac = s[:-1].partition(".")
+    dt = datetime.strptime(main, "%Y-%m-%dT%H:%M:%S").replace(tzinfo=timezone.utc)
+    return dt + timedelta(microseconds=int((frac + "000000")[:6]) if frac else 0)
+
+
+def fmt_ts(dt: datetime) -> str:
+    return dt.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def shift(ts: str, micros: int) -> str:
+    return fmt_ts(parse_ts(ts) + timedelta(microseconds=micros))
+
+
+def epoch(ts: str) -> float:
+    return parse_ts(ts).timestamp()
+
+
+def name(*segments: str) -> str:
+    return f"{DOCS}/" + "/".join(segments)
+
+
+def int_field(v: int) -> dict:
+    return {"integerValue": str(v)}
+
+
+def commit(h: Hearth, writes: list, timeout: float = 15.0) -> str:
+    r = h.request("POST", f"/v1/{DOCS}:commit", {"writes": writes}, timeout=timeout)
+    assert r.status == 200, r
+    return r.json()["commitTime"]
+
+
+def put(h: Hearth, path: str, **fields: int) -> str:
+    return commit(h, [{"update": {"name": path, "fields": {k: int_field(v) for k, v in fields.items()}}}])
+
+
+def delete(h: Hearth, path: str) -> str:
+    return commit(h, [{"delete": path}])
+
+
+def run_query(h: Hearth, q: dict, read_time: str | None = None, parent: str = DOCS, **extra):
+    body = {"structuredQuery": q, **extra}
+    if read_time is not None:
+        body["readTime"] = read_time
+    r = h.request("POST", f"/v1/{parent}:runQuery", body)
+    assert r.status == 200, r
+    rows = r.json()
+    docs = [(x["document"]["name"], x["document"].get("fields", {}), x["document"]["updateTime"],
+             x["document"]["createTime"]) for x in rows if "document" in x]
+    times = [x["readTime"] for x in rows if "readTime" in x]
+    return docs, (times[-1] if times else None)
+
+
+def batch_get(h: Hearth, names: list[str], read_time: str | None = None):
+    body = {"documents": names}
+    if read_time is not None:
+        body["readTime"] = read_time
+    r = h.request("POST", f"/v1/{DOCS}:batchGet", body)
+    assert r.status == 200, r
+    out, rt = {}, None
+    for x in r.json():
+        rt = x.get("readTime", rt)
+        if "found" in x:
+            out[x["found"]["name"]] = (x["found"].get("fields", {}), x["found"]["updateTime"])
+        else:
+            out[x["missing"]] = None
+    return out, rt
+
+
+def list_docs(h: Hearth, collection: str, read_time: str, extra: str = "") -> list:
+    r = h.request("GET", f"/v1/{DOCS}/{collection}?pageSize=1000&readTime={read_time}{extra}", headers=ADMIN)
+    assert r.status == 200, r
+    return [(d["name"], d.get("fields", {}), d.get("updateTime")) for d in r.json().get("documents", [])]
+
+
+def count_sum(h: Hearth, collection: str, read_time: str | None = None):
+    body = {"structuredAggregationQuery": {
+        "structuredQuery": {"from": [{"collectionId": collection}]},
+        "aggregations": [{"alias": "n", "count": {}}, {"alias": "s", "sum": {"field": {"fieldPath": "v"}}}]}}
+    if read_time is not None:
+        body["readTime"] = read_time
+    r = h.request("POST", f"/v1/{DOCS}:runAggregationQuery", body)
+    assert r.status == 200, r
+    row = [x for x in r.json() if "result" in x][0]
+    return row["result"]["aggregateFields"], row.get("readTime")
+
+
+def collection_ids(h: Hearth, read_time: str | None = None, parent: str = DOCS):
+    body = {} if read_time is None else {"readTime": read_time}
+    r = h.request("POST", f"/v1/{parent}:listCollectionIds", body, headers=ADMIN)
+    assert r.status == 200, r
+    return r.json().get("collectionIds", [])
+
+
+def strong_now(h: Hearth) -> str:
+    """A read time the server has issued (at or after its last commit)."""
+    _, rt = run_query(h, {"from": [{"collectionId": "no-such-collection"}]})
+    return rt
+
+
+# -- 1. malformed and out-of-window read times ----------------------------------------------------
+
+REST_READS = {
+    "runQuery": lambda rt: ("POST", f"/v1/{DOCS}:runQuery",
+                            {"structuredQuery": {"from": [{"collectionId": "c"}]}, "readTime": rt}),
+    "runAggregationQuery": lambda rt: ("POST", f"/v1/{DOCS}:runAggregationQuery", {
+        "structuredAggregationQuery": {"structuredQuery": {"from": [{"collectionId": "c"}]},
+                                       "aggregations": [{"alias": "n", "count": {}}]}, "readTime": rt}),
+    "batchGet": lambda rt: ("POST", f"/v1/{DOCS}:batchGet", {"documents": [name("c", "a")], "readTime": rt}),
+    "listCollectionIds": lambda rt: ("POST", f"/v1/{DOCS}:listCollectionIds", {"readTime": rt}),
+    "partitionQuery": lambda rt: ("POST", f"/v1/{DOCS}:partitionQuery", {
+        "structuredQuery": {"from": [{"collectionId": "c", "allDescendants": True}]}, "partitionCount": 2,
+        "readTime": rt}),
+    "beginTransaction": lambda rt: ("POST", f"/v1/{DOCS}:beginTransaction", {"options": {"readOnly": {"readTime": rt}}}),
+}
+
+MALFORMED = ["yesterday", "", "2026-13-01T00:00:00Z", "2026-12-01T21:00:00", "2026-12-01T21:00:00.1000000000Z",
+             "2026-12-01T25:00:00Z", "2026-12-01T21:00:00.Z", "10000-01-01T00:00:00Z", "0000-12-31T23:59:59Z",
+             12345, {"seconds": 1}, ["2026-12-01T21:00:00Z"], True, "\u0000", "x" * 100_000]
+
+
+@pytest.mark.parametrize("method", sorted(REST_READS))
+def test_malformed_read_time_in_body_is_invalid_argument(hearth, method):
+    for bad in MALFORMED:
+        verb, path, body = REST_READS[method](bad)
+        r = hearth.request(verb, path, body, headers=ADMIN)
+        assert_firestore_error(r, 400, "INVALID_ARGUMENT")
+
+
+def test_malformed_read_time_query_parameter_is_invalid_argument(hearth):
+    put(hearth, name("c", "a"), v=1)
+    for bad in ["yesterday", "", "2026-13-01T00:00:00Z", "2026-12-01T21:00:00", "%00", "1" * 10_000]:
+        for path in (doc_path("c", "a"), f"/v1/{DOCS}/c"):
+            r = hearth.request("GET", f"{path}?readTime={urllib.parse.quote(bad)}")
+            assert_firestore_error(r, 400, "INVALID_ARGUMENT")
+
+
+def test_out_of_window_read_times_on_every_method(hearth):
+    """Future: INVALID_ARGUMENT; older than the window: FAILED_PRECONDITION (emulator 1.19.9's
+    texts for beginTransaction and listCollectionIds, checked). Before the epoch / year 0001 the
+    emulator says INVALID_ARGUMENT "Only timestamps past epoch are supported." where Hearth says
+    FAILED_PRECONDITION "too old": both 400, accepted here as either."""
+    put(hearth, name("c", "a"), v=1)
+    now = datetime.now(timezone.utc)
+    future = [fmt_ts(now + timedelta(seconds=2)), fmt_ts(now + timedelta(days=3650)), "9999-12-31T23:59:59.999999Z"]
+    old = [fmt_ts(now - timedelta(hours=2)), "1970-01-01T00:00:00Z"]
+    pre_epoch = ["1969-12-31T23:59:59Z", "0001-01-01T00:00:00Z"]
+    sends = [REST_READS[m] for m in sorted(REST_READS)]
+    sends += [lambda rt: ("GET", doc_path("c", "a") + f"?readTime={rt}", None),
+              lambda rt: ("GET", f"/v1/{DOCS}/c?readTime={rt}", None),
+              lambda rt: ("GET", f"/v1/{DOCS}/c?readTime={rt}&showMissing=true", None)]
+    for send in sends:
+        for rt in future:
+            verb, path, body = send(rt)
+            err = assert_firestore_error(hearth.request(verb, path, body, headers=ADMIN), 400, "INVALID_ARGUMENT")
+            assert err["message"] == FUTURE, (path, err)
+        for rt in old:
+            verb, path, body = send(rt)
+            err = assert_firestore_error(hearth.request(verb, path, body, headers=ADMIN), 400, "FAILED_PRECONDITION")
+            assert err["message"] == TOO_OLD, (path, err)
+        for rt in pre_epoch:
+            verb, path, body = send(rt)
+            assert_firestore_error(hearth.request(verb, path, body, headers=ADMIN), 400,
+                                   {"FAILED_PRECONDITION", "INVALID_ARGUMENT"})
+
+
+def test_read_time_exactly_now_and_exactly_a_commit_time(hearth):
+    """A commit at T is seen by a read at T and not at T - 1 µs; a version ended at T is seen
+    at T - 1 µs and not at T. Delete and re-create under the same name."""
+    p = name("exact", "d")
+    t1 = put(hearth, p, v=1)
+    t2 = put(hearth, p, v=2)
+    t3 = delete(hearth, p)
+    t4 = put(hearth, p, v=4)
+    put(hearth, name("exact", "other"), v=9)
+    expected = [(shift(t1, -1), None), (t1, 1), (shift(t2, -1), 1), (t2, 2), (shift(t3, -1), 2), (t3, None),
+                (shift(t4, -1), None), (t4, 4)]
+    q = {"from": [{"collectionId": "exact"}], "where": {"fieldFilter": {
+        "field": {"fieldPath": "v"}, "op": "LESS_THAN", "value": int_field(5)}}}
+    for rt, v in expected:
+        got, got_rt = batch_get(hearth, [p], rt)
+        assert got_rt == rt
+        assert (got[p] and int(got[p][0]["v"]["integerValue"])) == v, (rt, got)
+        r = hearth.request("GET", doc_path("exact", "d") + f"?readTime={rt}")
+        assert r.status == (404 if v is None else 200), (rt, r)
+        docs, qrt = run_query(hearth, q, rt)
+        assert [int(d[1]["v"]["integerValue"]) for d in docs] == ([] if v is None else [v]), (rt, docs)
+        listed = [x for x in list_docs(hearth, "exact", rt) if x[0] == p]
+        assert [int(x[1]["v"]["integerValue"]) for x in listed] == ([] if v is None else [v]), (rt, listed)
+    # The re-created document's createTime is the re-creation, not the first creation.
+    docs, _ = run_query(hearth, q, t4)
+    assert docs[0][3] == t4 and docs[0][2] == t4
+    docs, _ = run_query(hearth, q, t2)
+    assert docs[0][3] == t1 and docs[0][2] == t2
+    # Exactly now: the newest issued read time reads the latest state; 1 µs later is the future.
+    now = strong_now(hearth)
+    assert batch_get(hearth, [p], now)[0][p][0]["v"] == int_field(4)
+    later = shift(now, 1_000_000)
+    err = assert_firestore_error(hearth.request("POST", f"/v1/{DOCS}:batchGet", {"documents": [p], "readTime": later}),
+                                 400, "INVALID_ARGUMENT")
+    assert err["message"] == FUTURE
+
+
+def test_read_time_with_transaction_in_body_is_invalid_argument(hearth):
+    put(hearth, name("c", "a"), v=1)
+    rt = strong_now(hearth)
+    r = hearth.request("POST", f"/v1/{DOCS}:beginTransaction", {"options": {"readOnly": {}}})
+    tx = r.json()["transaction"]
+    q = {"structuredQuery": {"from": [{"collectionId": "c"}]}}
+    agg = {"structuredAggregationQuery": {"structuredQuery": {"from": [{"collectionId": "c"}]},
+                                          "aggregations": [{"alias": "n", "count": {}}]}}
+    bg = {"documents": [name("c", "a")]}
+    for base, path in [(q, "runQuery"), (agg, "runAggregationQuery"), (bg, "batchGet")]:
+        for extra in [{"readTime": rt, "transaction": tx}, {"readTime": rt, "newTransaction": {"readOnly": {}}},
+                      {"readTime": rt, "newTransaction": {}}, {"readTime": rt, "transaction": tx, "newTransaction": {}}]:
+            r = hearth.request("POST", f"/v1/{DOCS}:{path}", {**base, **extra})
+            assert_firestore_error(r, 400, "INVALID_ARGUMENT")
+    hearth.request("POST", f"/v1/{DOCS}:rollback", {"transaction": tx})
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "GetDocument/ListDocuments over REST take `?transaction=` and silently ignore `?readTime=` when both are "
+    "given (FirestoreRESTService.swift, query-parameter consistency(): `if let t = self[\"transaction\"]` returns "
+    "before looking at readTime); the JSON-body methods answer INVALID_ARGUMENT \"Only one of transaction, "
+    "newTransaction and readTime may be set.\" for the same oneof"))
+def test_get_and_list_with_read_time_and_transaction_parameters_is_invalid_argument(hearth):
+    t1 = put(hearth, name("both", "a"), v=1)
+    put(hearth, name("both", "a"), v=2)
+    r = hearth.request("POST", f"/v1/{DOCS}:beginTransaction", {"options": {"readOnly": {}}})
+    tx = urllib.parse.quote(r.json()["transaction"])
+    try:
+        for path in (doc_path("both", "a"), f"/v1/{DOCS}/both"):
+            r = hearth.request("GET", f"{path}?readTime={t1}&transaction={tx}")
+            assert_firestore_error(r, 400, "INVALID_ARGUMENT")
+    finally:
+        hearth.request("POST", f"/v1/{DOCS}:rollback", {"transaction": urllib.parse.unquote(tx)})
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "A read_time with sub-microsecond nanos is accepted and echoed back (\"...829050500Z\"); the emulator "
+    "answers 400 INVALID_ARGUMENT \"timestamp cannot have more than microseconds precision\" (checked on "
+    "cloud-firestore-emulator for runQuery, 2026-12-01) and the v1 reference says read_time \"must be a "
+    "microsecond precision timestamp\". FirestoreEngine.checkedReadTime checks only the window."))
+def test_sub_microsecond_read_time_is_invalid_argument(hearth):
+    t1 = put(hearth, name("nanos", "a"), v=1)
+    put(hearth, name("nanos", "a"), v=2)
+    rt = t1[:-1] + "500Z"  # t1 has 6 fractional digits: 9 digits, 500 ns after the commit
+    verb, path, body = REST_READS["runQuery"](rt)
+    assert_firestore_error(hearth.request(verb, path, body), 400, "INVALID_ARGUMENT")
+
+
+# -- 2. repeatability under concurrent writes -----------------------------------------------------
+
+QUERIES = [
+    {"from": [{"collectionId": "k"}]},
+    {"from": [{"collectionId": "k"}], "orderBy": [{"field": {"fieldPath": "v"}, "direction": "DESCENDING"}], "limit": 7},
+    {"from": [{"collectionId": "k"}], "where": {"fieldFilter": {"field": {"fieldPath": "g"}, "op": "EQUAL",
+                                                               "value": int_field(1)}}},
+    {"from": [{"collectionId": "k"}], "orderBy": [{"field": {"fieldPath": "v"}}], "offset": 3, "limit": 5},
+    {"from": [{"collectionId": "k"}], "orderBy": [{"field": {"fieldPath": "v"}}],
+     "startAt": {"values": [int_field(500)], "before": True}, "endAt": {"values": [int_field(800)]}, "limit": 4},
+    {"from": [{"collectionId": "k"}], "where": {"fieldFilter": {"field": {"fieldPath": "v"}, "op": "GREATER_THAN",
+                                                               "value": int_field(300)}},
+     "orderBy": [{"field": {"fieldPath": "v"}, "direction": "DESCENDING"}], "limit": 3},
+    {"from": [{"collectionId": "sub", "allDescendants": True}],
+     "orderBy": [{"field": {"fieldPath": "v"}, "direction": "DESCENDING"}], "limit": 6},
+    {"from": [{"collectionId": "sub", "allDescendants": True}], "where": {"fieldFilter": {
+        "field": {"fieldPath": "v"}, "op": "LESS_THAN_OR_EQUAL", "value": int_field(400)}}},
+    {"from": [{"collectionId": "k"}], "orderBy": [{"field": {"fieldPath": "__name__"}, "direction": "DESCENDING"}],
+     "startAt": {"values": [{"referenceValue": name("k", "d030")}], "before": False}, "limit": 8},
+]
+
+
+def _kdoc_writes(i: int, v: int, deleting: bool) -> list:
+    main = name("k", f"d{i:03d}")
+    sub = name("k", f"d{i % 5:03d}", "sub", f"s{i:03d}")
+    w = [{"delete": main}] if deleting else [
+        {"update": {"name": main, "fields": {"v": int_field(v), "g": int_field(i % 4)}}}]
+    return w + [{"update": {"name": sub, "fields": {"v": int_field(v)}}}]
+
+
+def test_point_in_time_reads_repeat_strong_reads_while_writers_run(hearth):
+    """Every read at T, repeated while two writers keep committing (updates, deletes and
+    re-creations under the same names, a collection group below), equals the strong read
+    that reported T — queries with filters, limits, offsets, cursors and descending orders,
+    batch gets, list documents, aggregations and collection ids."""
+    for i in range(40):
+        commit(hearth, _kdoc_writes(i, i * 10, False))
+    stop = threading.Event()
+    errors: list = []
+
+    def writer(seed: int):
+        rnd = random.Random(seed)
+        while not stop.is_set():
+            i = rnd.randrange(40)
+            try:
+                commit(hearth, _kdoc_writes(i, rnd.randrange(1000), rnd.random() < 0.2))
+                if rnd.random() < 0.05:  # a subcollection appears or goes away
+                    commit(hearth, [{"update": {"name": name("k", f"d{i:03d}", f"x{i % 3}", "y"), "fields": {}}}]
+                           if rnd.random() < 0.5 else [{"delete": name("k", f"d{i:03d}", f"x{i % 3}", "y")}])
+            except AssertionError as e:  # pragma: no cover - reported below
+                errors.append(str(e))
+
+    writers = [threading.Thread(target=writer, args=(s,), daemon=True) for s in range(2)]
+    for t in writers:
+        t.start()
+    names = [name("k", f"d{i:03d}") for i in range(40)]
+    snaps = []
+    try:
+        deadline = time.monotonic() + 1.5
+        while time.monotonic() < deadline:
+            for qi, q in enumerate(QUERIES):
+                docs, rt = run_query(hearth, q)
+                snaps.append(("q", qi, rt, docs))
+            got, rt = batch_get(hearth, names)
+            snaps.append(("bg", None, rt, got))
+            got, rt = count_sum(hearth, "k")
+            snaps.append(("agg", None, rt, got))
+        # list and collection ids have no read time in their answer: bracket them by two
+        # strong reads with no write between (stop the writers briefly).
+        stop.set()
+        for t in writers:
+            t.join(timeout=10)
+        listing_rt = strong_now(hearth)
+        listing = (list_docs(hearth, "k", listing_rt), list_docs(hearth, "k", listing_rt, "&showMissing=true"),
+                   collection_ids(hearth), collection_ids(hearth, parent=name("k", "d001")))
+        assert strong_now(hearth) >= listing_rt and batch_get(hearth, names)[0] == batch_get(hearth, names, listing_rt)[0]
+        stop.clear()
+        writers = [threading.Thread(target=writer, args=(s + 10,), daemon=True) for s in range(2)]
+        for t in writers:
+            t.start()
+        assert len(snaps) > 20
+        mismatches = []
+        for _ in range(2):
+            for kind, qi, rt, want in snaps:
+                if kind == "q":
+                    got = run_query(hearth, QUERIES[qi], rt)
+                elif kind == "bg":
+                    got = batch_get(hearth, names, rt)
+                else:
+                    got = count_sum(hearth, "k", rt)
+                if got != (want, rt):
+                    mismatches.append((kind, qi, rt, want, got[0]))
+            rt_l = listing_rt
+            r_list = (list_docs(hearth, "k", rt_l), list_docs(hearth, "k", rt_l, "&showMissing=true"),
+                      collection_ids(hearth, rt_l), collection_ids(hearth, rt_l, parent=name("k", "d001")))
+            if r_list != listing:
+                mismatches.append(("listing", None, rt_l, listing, r_list))
+        assert not mismatches, f"{len(mismatches)} point-in-time reads differ from the strong read, first: {mismatches[0]}"
+    finally:
+        stop.set()
+        for t in writers:
+            t.join(timeout=10)
+    assert not errors, errors[:3]
+
