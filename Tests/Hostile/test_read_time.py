@@ -13,7 +13,8 @@ official emulator (cloud-firestore-emulator, gcloud SDK) was asked; its answers 
 
 from __future__ import annotations
 
-import base64
+import http.client
+import json
 import queue
 import random
 import threading
@@ -559,3 +560,279 @@ def test_read_only_transaction_at_read_time_outlives_collection(short):
         assert after.status == 200 and after.json()["fields"]["v"] == int_field(1), after
     finally:
         short.request("POST", f"/v1/{DOCS}:rollback", {"transaction": tx})
+
+
+# -- 4. many versions, big history beside other traffic, held read-only snapshots ---------------
+
+def test_thousands_of_versions_of_one_document(hearth):
+    """2,000 commits rewrite one document (deleted now and then); a read at any recorded
+    commit time returns that commit's value, by get, batch get, query, list and aggregation."""
+    p = name("many", "one")
+    history = []  # (commitTime, value or None)
+
+    def writes(start: int, count: int):
+        c = http.client.HTTPConnection("127.0.0.1", hearth.port, timeout=15)  # keep-alive: many small commits
+        try:
+            for v in range(start, start + count):
+                w = [{"delete": p}] if v % 97 == 0 else [{"update": {"name": p, "fields": {"v": int_field(v)}}}]
+                c.request("POST", f"/v1/{DOCS}:commit", body=json.dumps({"writes": w}),
+                          headers={"Content-Type": "application/json"})
+                r = c.getresponse()
+                body = r.read()
+                assert r.status == 200, body
+                history.append((json.loads(body)["commitTime"], None if v % 97 == 0 else v))
+        finally:
+            c.close()
+
+    # One writer: the document's versions must be in commit order with known values.
+    writes(1, 2000)
+    rnd = random.Random(7)
+    for t, value in rnd.sample(history, 25) + history[-3:] + history[:3]:
+        got, _ = batch_get(hearth, [p], t)
+        assert (got[p] and int(got[p][0]["v"]["integerValue"])) == value, (t, value, got)
+        r = hearth.request("GET", doc_path("many", "one") + f"?readTime={t}")
+        assert r.status == (404 if value is None else 200), (t, r)
+        docs, _ = run_query(hearth, {"from": [{"collectionId": "many"}]}, t)
+        assert [int(d[1]["v"]["integerValue"]) for d in docs] == ([] if value is None else [value])
+        agg, _ = count_sum(hearth, "many", t)
+        assert agg["n"] == int_field(0 if value is None else 1)
+        # Between two commits: the earlier one's value.
+        nxt = [h for h in history if h[0] > t]
+        if nxt and epoch(nxt[0][0]) - epoch(t) > 2e-6:
+            got, _ = batch_get(hearth, [p], shift(t, 1))
+            assert (got[p] and int(got[p][0]["v"]["integerValue"])) == value
+
+
+def test_point_in_time_query_over_a_big_history_does_not_stall_other_reads(hearth):
+    """200 documents rewritten 40 times (8,000 archived versions); point-in-time queries
+    over all of it run in 3 threads while a 4th measures a plain GetDocument."""
+    n, rounds = 200, 40
+    commit_times = []
+    for r in range(rounds + 1):
+        commit_times.append(commit(hearth, [{"update": {"name": name("hist", f"d{i:03d}"), "fields": {
+            "v": int_field(r), "i": int_field(i)}}} for i in range(n)], timeout=60))
+    put(hearth, name("probe", "x"), v=1)
+    stop = threading.Event()
+    slow: list = []
+    wrong: list = []
+
+    def heavy(seed: int):
+        rnd = random.Random(seed)
+        while not stop.is_set():
+            r = rnd.randrange(rounds + 1)
+            t0 = time.monotonic()
+            docs, _ = run_query(hearth, {"from": [{"collectionId": "hist"}],
+                                         "orderBy": [{"field": {"fieldPath": "i"}, "direction": "DESCENDING"}]},
+                                commit_times[r])
+            slow.append(time.monotonic() - t0)
+            if len(docs) != n or {d[1]["v"]["integerValue"] for d in docs} != {str(r)}:
+                wrong.append((r, len(docs)))
+
+    threads = [threading.Thread(target=heavy, args=(s,), daemon=True) for s in range(3)]
+    for t in threads:
+        t.start()
+    latencies = []
+    try:
+        time.sleep(0.3)
+        for _ in range(25):
+            t0 = time.monotonic()
+            r = hearth.request("GET", doc_path("probe", "x"), timeout=10)
+            latencies.append(time.monotonic() - t0)
+            assert r.status == 200, r
+            time.sleep(0.05)
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(timeout=30)
+    assert not wrong, wrong[:3]
+    assert slow and max(slow) < 10.0, f"a point-in-time query over the history took {max(slow):.2f} s"
+    assert max(latencies) < 3.0, f"GetDocument waited {max(latencies):.2f} s beside point-in-time queries"
+
+
+def test_held_read_only_snapshots_at_old_read_times_are_capped_and_exact(hearth):
+    """40 read-only transactions at read times across a history: the first 16 hold snapshots,
+    the rest are refused RESOURCE_EXHAUSTED (Hearth's documented cap); each held one keeps
+    reading its own time while writes continue; rolling back frees the slots."""
+    p = name("ro", "a")
+    times = [put(hearth, p, v=v) for v in range(20)]
+    began, refused = [], 0
+    for i in range(40):
+        t = times[i % 20]
+        r = hearth.request("POST", f"/v1/{DOCS}:beginTransaction", {"options": {"readOnly": {"readTime": t}}})
+        if r.status == 200:
+            began.append((r.json()["transaction"], i % 20))
+        else:
+            assert_firestore_error(r, 429, "RESOURCE_EXHAUSTED")
+            refused += 1
+    try:
+        assert len(began) == 16 and refused == 24
+        for v in range(20, 60):
+            put(hearth, p, v=v)
+        for tx, v in began:
+            r = hearth.request("GET", doc_path("ro", "a") + f"?transaction={urllib.parse.quote(tx)}")
+            assert r.status == 200 and r.json()["fields"]["v"] == int_field(v), r
+            docs, _ = run_query(hearth, {"from": [{"collectionId": "ro"}], "where": {"fieldFilter": {
+                "field": {"fieldPath": "v"}, "op": "GREATER_THAN_OR_EQUAL", "value": int_field(0)}}}, transaction=tx)
+            assert [d[1]["v"] for d in docs] == [int_field(v)]
+            r = hearth.request("POST", f"/v1/{DOCS}:commit", {"transaction": tx, "writes": [
+                {"update": {"name": p, "fields": {}}}]})
+            assert_firestore_error(r, 400, "INVALID_ARGUMENT")
+    finally:
+        for tx, _ in began:
+            hearth.request("POST", f"/v1/{DOCS}:rollback", {"transaction": tx})
+    r = hearth.request("POST", f"/v1/{DOCS}:beginTransaction", {"options": {"readOnly": {"readTime": times[0]}}})
+    assert r.status == 200, r
+    hearth.request("POST", f"/v1/{DOCS}:rollback", {"transaction": r.json()["transaction"]})
+
+
+# -- 5. Listen resumes -------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def listen_call(hearth):
+    ch = grpc.insecure_channel(f"127.0.0.1:{hearth.port}")
+    call = ch.stream_stream("/google.firestore.v1.Firestore/Listen", request_serializer=F.ListenRequest.serialize,
+                            response_deserializer=F.ListenResponse.deserialize)
+    yield call
+    ch.close()
+
+
+def listen(call, target: dict, database: str = DB, timeout: float = 10.0) -> list:
+    """Adds one target (id 1) and reads until it is CURRENT; returns simplified events:
+    ("ADD"|"RESET"|"CURRENT"|..., token, read_time) / ("CHANGE", name, fields, update) /
+    ("DELETE"|"REMOVE", name)."""
+    requests: queue.Queue = queue.Queue()
+    requests.put(F.ListenRequest(database=database, add_target=F.Target(target_id=1, **target)))
+
+    def gen():
+        while True:
+            x = requests.get()
+            if x is None:
+                return
+            yield x
+
+    stream = call(gen(), metadata=[("google-cloud-resource-prefix", database)], timeout=timeout)
+    out = []
+    try:
+        for r in stream:
+            pb = r._pb
+            kind = pb.WhichOneof("response_type")
+            if kind == "target_change":
+                tc = pb.target_change
+                out.append((F.TargetChange.TargetChangeType(tc.target_change_type).name, bytes(tc.resume_token),
+                            (tc.read_time.seconds, tc.read_time.nanos)))
+                if tc.HasField("cause"):
+                    out.append(("CAUSE", tc.cause.code, tc.cause.message))
+                if tc.target_change_type == F.TargetChange.TargetChangeType.CURRENT:
+                    break
+            elif kind == "document_change":
+                d = pb.document_change.document
+                out.append(("CHANGE", d.name, {k: v.integer_value for k, v in d.fields.items()},
+                            (d.update_time.seconds, d.update_time.nanos)))
+            elif kind == "document_delete":
+                out.append(("DELETE", pb.document_delete.document))
+            elif kind == "document_remove":
+                out.append(("REMOVE", pb.document_remove.document))
+    finally:
+        requests.put(None)
+        stream.cancel()
+    assert out and out[-1][0] == "CURRENT", f"target never CURRENT: {out[-5:]}"
+    return out
+
+
+def apply(state: dict, events: list) -> dict:
+    s = dict(state)
+    for e in events:
+        if e[0] == "RESET":
+            s = {}
+        elif e[0] == "CHANGE":
+            s[e[1]] = (e[2], e[3])
+        elif e[0] in ("DELETE", "REMOVE"):
+            s.pop(e[1], None)
+    return s
+
+
+def query_target(collection: str, **q) -> dict:
+    sq = Q.StructuredQuery(from_=[Q.StructuredQuery.CollectionSelector(collection_id=collection)], **q)
+    return {"query": F.Target.QueryTarget(parent=DOCS, structured_query=sq)}
+
+
+def lt(field: str, v: int):
+    return Q.StructuredQuery.Filter(field_filter=Q.StructuredQuery.FieldFilter(
+        field=Q.StructuredQuery.FieldReference(field_path=field),
+        op=Q.StructuredQuery.FieldFilter.Operator.LESS_THAN, value={"integer_value": v}))
+
+
+def test_listen_resumed_in_the_window_delivers_exactly_the_changes(hearth, listen_call):
+    """A target resumed (by resume token, and by read_time) after adds, updates, deletes,
+    moves out of the filter, a delete + re-create and an identical rewrite gets no RESET, only
+    the changes: applied to the old view they give exactly a fresh listen's view."""
+    coll = f"L{random.randrange(1 << 30)}"
+    for k, v in {"a": 1, "b": 2, "c": 3, "d": 4, "f": 7}.items():
+        put(hearth, name(coll, k), v=v)
+    targets = {
+        "filter": query_target(coll, where=lt("v", 10)),
+        "limit": query_target(coll, order_by=[Q.StructuredQuery.Order(
+            field=Q.StructuredQuery.FieldReference(field_path="v"),
+            direction=Q.StructuredQuery.Direction.DESCENDING)], limit={"value": 2}),
+        "documents": {"documents": F.Target.DocumentsTarget(documents=[name(coll, x) for x in ("a", "b", "e", "zz")])},
+    }
+    first = {k: listen(listen_call, t) for k, t in targets.items()}
+    put(hearth, name(coll, "a"), v=5)
+    delete(hearth, name(coll, "b"))
+    put(hearth, name(coll, "c"), v=50)  # leaves the filter, tops the limit
+    put(hearth, name(coll, "e"), v=6)
+    delete(hearth, name(coll, "d"))
+    put(hearth, name(coll, "d"), v=4)  # same content, new version
+    put(hearth, name(coll, "f"), v=7)  # identical rewrite
+    put(hearth, name(coll, "zz"), v=1)
+    for k, t in targets.items():
+        before = apply({}, first[k])
+        fresh = apply({}, listen(listen_call, t))
+        token, rt = first[k][-1][1], first[k][-1][2]
+        for resume in ({"resume_token": token}, {"read_time": timestamp_pb2.Timestamp(seconds=rt[0], nanos=rt[1])}):
+            events = listen(listen_call, {**t, **resume})
+            kinds = [e[0] for e in events]
+            assert "RESET" not in kinds, (k, resume, events)
+            assert apply(before, events) == fresh, (k, resume, events)
+            changed = {e[1] for e in events if e[0] == "CHANGE"}
+            assert changed == {n for n, v in fresh.items() if before.get(n) != v}, (k, events)
+            gone = {e[1] for e in events if e[0] in ("DELETE", "REMOVE")}
+            assert gone == set(before) - set(fresh), (k, events)
+            for e in events:
+                if e[0] in ("DELETE", "REMOVE"):
+                    exists = hearth.request("GET", "/v1/" + e[1]).status == 200
+                    assert e[0] == ("REMOVE" if exists else "DELETE"), (k, e)
+
+
+def test_listen_hostile_resume_tokens_and_read_times_reset_and_resend(hearth, listen_call):
+    """Tokens that are not a read time in the window (2 h old, truncated, 1 MiB, in the
+    future, nanos out of range, the emulator's token format, empty) and read_time values in
+    the future / too old: a RESET, then the full current results, equal to a fresh listen (as
+    the emulator does: it always answers a resume with RESET)."""
+    coll = f"H{random.randrange(1 << 30)}"
+    for k, v in {"a": 1, "b": 2, "c": 30}.items():
+        put(hearth, name(coll, k), v=v)
+    t = query_target(coll, where=lt("v", 10))
+    fresh_events = listen(listen_call, t)
+    fresh = apply({}, fresh_events)
+    token = fresh_events[-1][1]
+    now = int(time.time())
+    tokens = [(now - 7200).to_bytes(8, "big") + (0).to_bytes(4, "big"), token[:7], token + b"\x00",
+              b"\x01" * (1 << 20), (now + 3600).to_bytes(8, "big") + (0).to_bytes(4, "big"),
+              token[:8] + (2_000_000_000).to_bytes(4, "big"), token[:8] + b"\xff\xff\xff\xff",
+              (1 << 63 | 5).to_bytes(8, "big") + bytes(4), bytes.fromhex("0a0908b4ba9ba49ab39803"), b""]
+    read_times = [timestamp_pb2.Timestamp(seconds=now + 3600), timestamp_pb2.Timestamp(seconds=now - 7200),
+                  timestamp_pb2.Timestamp(seconds=1), timestamp_pb2.Timestamp(seconds=253402300799, nanos=999999000)]
+    for resume in [{"resume_token": x} for x in tokens] + [{"read_time": x} for x in read_times]:
+        events = listen(listen_call, {**t, **resume})
+        assert events[0][0] == "ADD" and events[1][0] == "RESET", (resume if len(str(resume)) < 200 else "huge", events[:3])
+        assert apply({}, events) == fresh
+    # A token is a read time, not a project's: resuming another project's target with it is a
+    # plain in-window resume there.
+    other = "projects/demo-other/databases/(default)"
+    r = hearth.request("PATCH", f"/v1/{other}/documents/{coll}/x", {"fields": {"v": int_field(1)}})
+    assert r.status == 200, r
+    ot = {"query": F.Target.QueryTarget(parent=f"{other}/documents", structured_query=Q.StructuredQuery(
+        from_=[Q.StructuredQuery.CollectionSelector(collection_id=coll)]))}
+    events = listen(listen_call, {**ot, "resume_token": token}, database=other)
+    assert apply({}, events) == apply({}, listen(listen_call, ot, database=other))
