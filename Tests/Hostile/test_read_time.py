@@ -836,3 +836,49 @@ def test_listen_hostile_resume_tokens_and_read_times_reset_and_resend(hearth, li
         from_=[Q.StructuredQuery.CollectionSelector(collection_id=coll)]))}
     events = listen(listen_call, {**ot, "resume_token": token}, database=other)
     assert apply({}, events) == apply({}, listen(listen_call, ot, database=other))
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "A Listen target resumed (token or read_time from before) after the emulator's clear endpoint "
+    "(DELETE /emulator/v1/projects/p/databases/(default)/documents) keeps the cleared documents: "
+    "SQLiteDocumentStore.deleteAll (and InMemoryDocumentStore.deleteAll) also delete the history, so "
+    "FirestoreEngine.resumeEvents' snapshot(at: resumeTime) sees nothing 'then' and sends neither DocumentDelete "
+    "nor RESET for them; the read time still passes checkedReadTime, so the client's cache stays stale forever "
+    "(point-in-time reads before the clear likewise answer 'missing' for documents that existed then)"))
+def test_listen_resumed_across_a_clear_forgets_the_cleared_documents(hearth, listen_call):
+    coll = f"C{random.randrange(1 << 30)}"
+    put(hearth, name(coll, "a"), v=1)
+    put(hearth, name(coll, "b"), v=2)
+    t = query_target(coll)
+    first = listen(listen_call, t)
+    before = apply({}, first)
+    assert len(before) == 2
+    hearth.clear()
+    put(hearth, name(coll, "c"), v=3)
+    fresh = apply({}, listen(listen_call, t))
+    resumed = apply(before, listen(listen_call, {**t, "resume_token": first[-1][1]}))
+    assert resumed == fresh, f"resumed view {sorted(resumed)} != fresh {sorted(fresh)}"
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "A store written with --version-retention 0 (SQLiteDocumentStore keepsVersions: false, nothing archived) and "
+    "reopened with the default 1 h retention answers reads at read times from before the restart as if no "
+    "version had ever been replaced: FirestoreEngine.checkedReadTime only checks the retention window, nothing "
+    "records since when history is complete, so GET at T1 of a document updated after T1 says 404 (it existed) "
+    "instead of the old version or FAILED_PRECONDITION 'too old'. The v1 -> v2 schema upgrade has the same gap"))
+def test_reads_before_history_was_kept_are_refused_not_wrong(tmp_path):
+    h = Hearth(tmp_path, data=tmp_path / "h.sqlite", extra_args=["--version-retention", "0"])
+    h.start()
+    try:
+        t1 = put(h, name("nohist", "a"), v=1)
+        put(h, name("nohist", "a"), v=2)
+        h.stop()
+        h.extra_args = []
+        h.start()
+        r = h.request("GET", doc_path("nohist", "a") + f"?readTime={t1}")
+        if r.status == 200:
+            assert r.json()["fields"]["v"] == int_field(1), r
+        else:
+            assert_firestore_error(r, 400, "FAILED_PRECONDITION")
+    finally:
+        h.stop()
