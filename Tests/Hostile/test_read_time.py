@@ -893,3 +893,54 @@ def test_read_only_transaction_at_read_time_outlives_collection(idle_transaction
     finally:
         h.request("POST", f"/v1/{DOCS}:rollback", {"transaction": tx})
         assert h.alive()
+
+
+def _rfc(rt: tuple) -> str:
+    return fmt_ts(datetime.fromtimestamp(rt[0], timezone.utc) + timedelta(microseconds=rt[1] // 1000))
+
+
+def test_listen_fresh_and_resumed_views_equal_a_read_at_their_read_time_while_writers_run(hearth, listen_call):
+    """With two writers updating and deleting under a filter, every fresh or resumed target's
+    view at CURRENT equals a point-in-time query at the read time CURRENT carries."""
+    coll = f"W{random.randrange(1 << 30)}"
+    for i in range(30):
+        put(hearth, name(coll, f"d{i:02d}"), v=i)
+    stop = threading.Event()
+
+    def writer(seed: int):
+        rnd = random.Random(seed)
+        while not stop.is_set():
+            p = name(coll, f"d{rnd.randrange(30):02d}")
+            if rnd.random() < 0.2:
+                delete(hearth, p)
+            else:
+                put(hearth, p, v=rnd.randrange(40))
+
+    threads = [threading.Thread(target=writer, args=(s,), daemon=True) for s in range(2)]
+    for th in threads:
+        th.start()
+    t = query_target(coll, where=lt("v", 20))
+    rest_q = {"from": [{"collectionId": coll}], "where": {"fieldFilter": {
+        "field": {"fieldPath": "v"}, "op": "LESS_THAN", "value": int_field(20)}}}
+    views, problems = [], []
+    try:
+        for rep in range(12):
+            events = listen(listen_call, t)
+            views.append((apply({}, events), events[-1]))
+            checks = [(views[-1][0], events[-1][2], "fresh")]
+            if rep >= 2:
+                old, current = views[rep - 2]
+                resumed = listen(listen_call, {**t, "resume_token": current[1]})
+                if any(e[0] == "RESET" for e in resumed):
+                    problems.append(("RESET in the window", rep))
+                checks.append((apply(old, resumed), resumed[-1][2], "resumed"))
+            for view, rt, kind in checks:
+                docs, _ = run_query(hearth, rest_q, _rfc(rt))
+                want = {d[0]: d[1]["v"] for d in docs}
+                if {k: int_field(v[0]["v"]) for k, v in view.items()} != want:
+                    problems.append((kind, rep, _rfc(rt)))
+    finally:
+        stop.set()
+        for th in threads:
+            th.join(timeout=10)
+    assert not problems, problems[:3]
