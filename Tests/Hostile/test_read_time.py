@@ -944,3 +944,52 @@ def test_listen_fresh_and_resumed_views_equal_a_read_at_their_read_time_while_wr
         for th in threads:
             th.join(timeout=10)
     assert not problems, problems[:3]
+
+
+# -- 6. gRPC read_time values: conformance with the emulator --------------------------------------
+
+# (label, seconds (or offset from now when relative), nanos, relative, the emulator's status for
+# GetDocument with this read_time — cloud-firestore-emulator, asked 2026-12-01).
+GRPC_READ_TIMES = [
+    ("nanos 1e9", -10, 1_000_000_000, True, "INVALID_ARGUMENT"),
+    ("nanos -1", -10, -1, True, "INVALID_ARGUMENT"),
+    ("below 0001-01-01", -62_135_596_801, 0, False, "INVALID_ARGUMENT"),
+    ("above 9999-12-31", 253_402_300_800, 0, False, "INVALID_ARGUMENT"),
+    ("seconds 2^62", 1 << 62, 0, False, "INVALID_ARGUMENT"),
+    ("seconds -2^62", -(1 << 62), 0, False, "INVALID_ARGUMENT"),
+    ("9999-12-31T23:59:59.999999999", 253_402_300_799, 999_999_999, False, "INVALID_ARGUMENT"),
+    ("1 h in the future", 3600, 0, True, "INVALID_ARGUMENT"),
+    ("2 s in the future", 2, 0, True, "INVALID_ARGUMENT"),
+    ("1970-01-01T00:00:01", 1, 0, False, "FAILED_PRECONDITION"),
+    ("1 s ago", -1, 0, True, "NOT_FOUND"),
+    pytest.param("500 ns after a whole second, 10 s ago", -10, 500, True, "INVALID_ARGUMENT", marks=pytest.mark.xfail(
+        strict=True, reason="sub-microsecond read_time accepted (emulator: 'timestamp cannot have more than "
+                            "microseconds precision'); FirestoreEngine.checkedReadTime checks only the window")),
+    pytest.param("the epoch", 0, 0, False, "INVALID_ARGUMENT", marks=pytest.mark.xfail(
+        strict=True, reason="read_time at or before the epoch: emulator INVALID_ARGUMENT 'Only timestamps past "
+                            "epoch are supported.', Hearth FAILED_PRECONDITION 'too old' (checkedReadTime)")),
+    pytest.param("1 s before the epoch", -1, 0, False, "INVALID_ARGUMENT", marks=pytest.mark.xfail(
+        strict=True, reason="as for the epoch")),
+    pytest.param("0001-01-01T00:00:00", -62_135_596_800, 0, False, "INVALID_ARGUMENT", marks=pytest.mark.xfail(
+        strict=True, reason="as for the epoch")),
+]
+
+
+@pytest.fixture(scope="module")
+def grpc_get(hearth):
+    ch = grpc.insecure_channel(f"127.0.0.1:{hearth.port}")
+    yield ch.unary_unary("/google.firestore.v1.Firestore/GetDocument",
+                         request_serializer=F.GetDocumentRequest.serialize, response_deserializer=lambda b: b)
+    ch.close()
+
+
+@pytest.mark.parametrize("label,seconds,nanos,relative,emulator", GRPC_READ_TIMES)
+def test_grpc_read_time_values_answer_as_the_emulator(hearth, grpc_get, label, seconds, nanos, relative, emulator):
+    t = timestamp_pb2.Timestamp(seconds=seconds + (int(time.time()) if relative else 0), nanos=nanos)
+    try:
+        grpc_get(F.GetDocumentRequest(name=name("grpc-rt", "absent"), read_time=t),
+                 metadata=[("google-cloud-resource-prefix", DB)], timeout=5)
+        code = "OK"
+    except grpc.RpcError as e:
+        code = e.code().name
+    assert code == emulator, label
