@@ -362,6 +362,15 @@ QUERIES = [
      "orderBy": [{"field": {"fieldPath": "v"}, "direction": "DESCENDING"}], "limit": 6},
     {"from": [{"collectionId": "sub", "allDescendants": True}], "where": {"fieldFilter": {
         "field": {"fieldPath": "v"}, "op": "LESS_THAN_OR_EQUAL", "value": int_field(400)}}},
+    {"from": [{"collectionId": "k"}], "where": {"fieldFilter": {"field": {"fieldPath": "t"}, "op": "ARRAY_CONTAINS",
+                                                               "value": int_field(3)}}, "limit": 5},
+    {"from": [{"collectionId": "k"}], "where": {"fieldFilter": {"field": {"fieldPath": "v"}, "op": "NOT_IN", "value": {
+        "arrayValue": {"values": [int_field(x) for x in range(0, 1000, 100)]}}}}, "limit": 9},
+    {"from": [{"collectionId": "k"}], "where": {"compositeFilter": {"op": "OR", "filters": [
+        {"fieldFilter": {"field": {"fieldPath": "g"}, "op": "IN", "value": {"arrayValue": {"values": [int_field(0)]}}}},
+        {"fieldFilter": {"field": {"fieldPath": "t"}, "op": "ARRAY_CONTAINS_ANY", "value": {"arrayValue": {
+            "values": [int_field(5), int_field(6)]}}}}]}}},
+    {"from": [{"collectionId": "k", "allDescendants": True}], "orderBy": [{"field": {"fieldPath": "g"}}], "limit": 10},
     {"from": [{"collectionId": "k"}], "orderBy": [{"field": {"fieldPath": "__name__"}, "direction": "DESCENDING"}],
      "startAt": {"values": [{"referenceValue": name("k", "d030")}], "before": False}, "limit": 8},
 ]
@@ -371,7 +380,8 @@ def _kdoc_writes(i: int, v: int, deleting: bool) -> list:
     main = name("k", f"d{i:03d}")
     sub = name("k", f"d{i % 5:03d}", "sub", f"s{i:03d}")
     w = [{"delete": main}] if deleting else [
-        {"update": {"name": main, "fields": {"v": int_field(v), "g": int_field(i % 4)}}}]
+        {"update": {"name": main, "fields": {"v": int_field(v), "g": int_field(i % 4), "t": {"arrayValue": {
+            "values": [int_field(i % 4), int_field(v % 7)]}}}}}]
     return w + [{"update": {"name": sub, "fields": {"v": int_field(v)}}}]
 
 
