@@ -17,6 +17,7 @@ import http.client
 import json
 import queue
 import random
+import sqlite3
 import threading
 import time
 import urllib.parse
@@ -544,12 +545,27 @@ def test_collection_under_traffic_and_kill9_keeps_reads_in_the_window_exact(shor
             assert_firestore_error(r, 400, "FAILED_PRECONDITION")
             refused += 1
     assert checked > 10, f"only {checked} recorded reads were checkable after the restart"
+    # More than two collection batches' worth of versions, all expired by the coming pass.
+    for r in range(4):
+        commit(short, [{"update": {"name": name("gc-bulk", f"d{i:03d}"), "fields": {"v": int_field(r)}}}
+                       for i in range(500)], timeout=30)
     # Traffic across at least one collection pass, every recent read re-checked at its time.
     snaps.clear()
     run(max(short.ready_at + COLLECTION_INTERVAL + 1.5 - time.monotonic(), 1.0), check=True, kill=False)
     assert not mismatches, f"{len(mismatches)} reads at a recent read time changed, first: {mismatches[0]}"
     assert len(snaps) > 20
     assert short.alive()
+    # The pass really collected (in batches of 1,000; 1,500 bulk versions plus the traffic's):
+    # no version that ended well before it is left.
+    wall_ready = time.time() - (time.monotonic() - short.ready_at)
+    horizon = wall_ready + COLLECTION_INTERVAL - RETENTION - 1.5
+    db = sqlite3.connect(f"file:{short.data}?mode=ro", uri=True, timeout=10)
+    try:
+        left, total = db.execute("SELECT SUM(end_seconds + end_nanos / 1e9 < ?), COUNT(*) FROM document_versions",
+                                 (horizon,)).fetchone()
+    finally:
+        db.close()
+    assert total and not left, f"{left} of {total} archived versions ended before the collection horizon are still there"
 
 
 # -- 4. many versions, big history beside other traffic, held read-only snapshots ---------------
