@@ -165,7 +165,12 @@ extension FirestoreEngine {
         if readTime.microseconds < horizon { throw .failedPrecondition("The requested 'read_time' is too old.") }
     }
 
-    /// Runs `body` on the view `consistency` selects.
+    /// Runs `body` on the view `consistency` selects. `body` gets the view and the request's
+    /// time for the access policy (rules' `request.time`): the view's read time, except for a
+    /// read at a past `read_time` (directly or in a read-only transaction begun at one), which
+    /// is evaluated at the time the request arrives, as production does ("request.time: when
+    /// the request was received"; the emulator allows a past read that `request.time > X`
+    /// admits now).
     func read<T: Sendable>(
         _ database: DatabaseID, _ consistency: ReadConsistency,
         _ body: (ReadView, Timestamp) throws(FirestoreError) -> T
@@ -186,18 +191,21 @@ extension FirestoreEngine {
             let (snapshot, readTime) = try openSnapshot(at: pointInTime)
             defer { snapshot.close() }
             let view = ReadView(snapshot: snapshot, database: database, recording: false)
-            return ReadResult(value: try body(view, readTime), readTime: readTime, transaction: nil)
+            let requestTime = pointInTime == nil ? readTime : max(clock(), readTime)
+            return ReadResult(value: try body(view, requestTime), readTime: readTime, transaction: nil)
         }
         // Read-only: read the held snapshot under the registry lock. Read-write: read the
         // latest state and record versions for validation at commit.
-        let held = try transactions.with(id, database: database) { (e: inout TransactionRegistry.Entry) throws(FirestoreError) -> (TransactionRegistry.SnapshotBox, Timestamp)? in
-            if let s = e.snapshot, let t = e.readTime { return (s, t) }
-            return nil
+        let held = try transactions.with(id, database: database) { (e: inout TransactionRegistry.Entry) throws(FirestoreError) -> (TransactionRegistry.SnapshotBox, Timestamp, Bool)? in
+            guard let s = e.snapshot, let t = e.readTime else { return nil }
+            if case .readOnly(let at) = e.mode { return (s, t, at != nil) }
+            return (s, t, false)
         }
-        if let (box, readTime) = held {
+        if let (box, readTime, past) = held {
+            let requestTime = past ? max(clock(), readTime) : readTime
             let value = try transactions.with(id, database: database) { (_: inout TransactionRegistry.Entry) throws(FirestoreError) -> T in
                 let view = ReadView(snapshot: box.snapshot, database: database, recording: false)
-                return try body(view, readTime)
+                return try body(view, requestTime)
             }
             return ReadResult(value: value, readTime: readTime, transaction: newID)
         }

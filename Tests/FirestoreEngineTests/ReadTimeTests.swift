@@ -23,6 +23,29 @@ import Testing
         try FirestoreEngine(store: store, clock: clock.now, versionRetention: retention)
     }
 
+    /// Rules judge a read at a past read time at the time the request arrives (`request.time`),
+    /// not at the read time: directly and in a read-only transaction begun at that time.
+    @Test func accessPolicySeesTheRequestTimeNotThePastReadTime() throws {
+        let clock = ManualClock()
+        let seen = Mutex<[Timestamp]>([])
+        let e = try engine(clock)
+        let t1 = try e.commit([set("c/a", ["v": .integer(1)])], in: db, auth: .admin).commitTime
+        clock.advance(seconds: 60)
+        e.setDefaultPolicy(ClosurePolicy { requests, _ in
+            seen.withLock { $0 += requests.map(\.time) }
+            return nil
+        })
+        let now = clock.now()
+        let got = try e.getDocument(path("c/a"), in: db, consistency: .readTime(t1), auth: .unauthenticated)
+        #expect(got.readTime == t1)
+        _ = try e.runQuery(
+            QueryTarget(parent: .root, query: StructuredQuery(collectionID: "c")), in: db, consistency: .readTime(t1),
+            auth: .unauthenticated)
+        let tx = try e.beginTransaction(in: db, mode: .readOnly(readTime: t1))
+        _ = try e.batchGet([path("c/a")], in: db, consistency: .transaction(tx), auth: .unauthenticated)
+        #expect(seen.withLock { $0 } == [now, now, now])
+    }
+
     @Test func everyReadMethodSeesTheDatabaseAsOfItsReadTime() throws {
         let clock = ManualClock()
         let e = try engine(clock)

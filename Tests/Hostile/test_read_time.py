@@ -1019,3 +1019,37 @@ def test_grpc_read_time_values_answer_as_the_emulator(hearth, grpc_get, label, s
     except grpc.RpcError as e:
         code = e.code().name
     assert code == emulator, label
+
+
+def test_rules_judge_a_past_read_at_the_time_of_the_request(hearth):
+    """`request.time` is when the request arrives, also for a read at a past read_time: with
+    `allow read: if request.time > X` and X between the read time and now, the read is allowed
+    (the emulator allows it: runQuery at such a read_time answered 200, asked 2026-12-01).
+    Was broken: FirestoreEngine.read passed the past read time as the AccessRequest time."""
+    coll = f"R{random.randrange(1 << 30)}"
+    t1 = put(hearth, name(coll, "a"), v=1)
+    cutoff_ms = int((epoch(t1) + 0.3) * 1000)
+    time.sleep(0.6)
+    rules = ("rules_version = '2';\nservice cloud.firestore { match /databases/{db}/documents { match /{d=**} {"
+             f" allow write: if true; allow read: if request.time > timestamp.value({cutoff_ms}); }} }} }}")
+    allow_all = ("rules_version = '2';\nservice cloud.firestore { match /databases/{db}/documents {"
+                 " match /{d=**} { allow read, write: if true; } } }")
+    url = f"/emulator/v1/projects/{PROJECT}:securityRules"
+    r = hearth.request("PUT", url, {"rules": {"files": [{"name": "firestore.rules", "content": rules}]}})
+    assert r.status == 200, r
+    try:
+        time.sleep(0.2)
+        assert hearth.request("GET", doc_path(coll, "a")).status == 200
+        r = hearth.request("GET", doc_path(coll, "a") + f"?readTime={t1}")
+        assert r.status == 200, r
+        r = hearth.request("POST", f"/v1/{DOCS}:runQuery", {"structuredQuery": {"from": [{"collectionId": coll}]},
+                                                           "readTime": t1})
+        assert r.status == 200, r
+        r = hearth.request("POST", f"/v1/{DOCS}:beginTransaction", {"options": {"readOnly": {"readTime": t1}}})
+        tx = r.json()["transaction"]
+        r = hearth.request("POST", f"/v1/{DOCS}:batchGet", {"documents": [name(coll, "a")], "transaction": tx})
+        hearth.request("POST", f"/v1/{DOCS}:rollback", {"transaction": tx})
+        assert r.status == 200, r
+    finally:
+        r = hearth.request("PUT", url, {"rules": {"files": [{"name": "firestore.rules", "content": allow_all}]}})
+        assert r.status == 200, r
