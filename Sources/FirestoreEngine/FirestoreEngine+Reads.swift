@@ -158,7 +158,13 @@ extension FirestoreEngine {
     /// - Throws: `.invalidArgument` ("The requested 'read_time' cannot be in the future.") when
     ///   after `now`; `.failedPrecondition` ("The requested 'read_time' is too old.") when more
     ///   than `retention` before it. Texts and codes as emulator 1.19.9 answers them.
+    ///   Before those, as the emulator checks them: `.invalidArgument` ("timestamp cannot have
+    ///   more than microseconds precision") for sub-microsecond nanos (Firestore v1: read_time
+    ///   "must be a microsecond precision timestamp"), and ("Only timestamps past epoch are
+    ///   supported.") for the epoch or earlier.
     static func checkedReadTime(_ readTime: Timestamp, now: Timestamp, retention: Duration) throws(FirestoreError) {
+        if readTime.nanos % 1000 != 0 { throw .invalidArgument("timestamp cannot have more than microseconds precision") }
+        if !(Timestamp(seconds: 0, nanos: 0) < readTime) { throw .invalidArgument("Only timestamps past epoch are supported.") }
         if now < readTime { throw .invalidArgument("The requested 'read_time' cannot be in the future.") }
         let window = retention.components
         let horizon = now.microseconds - window.seconds * 1_000_000 - window.attoseconds / 1_000_000_000_000

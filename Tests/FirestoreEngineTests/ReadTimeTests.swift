@@ -124,6 +124,28 @@ import Testing
         }
     }
 
+    /// As the emulator answers them (asked 2026-12-01, gRPC and REST): sub-microsecond read
+    /// times and read times at or before the epoch are INVALID_ARGUMENT, before the window check.
+    @Test func subMicrosecondAndPreEpochReadTimesAreInvalid() throws {
+        let clock = ManualClock()
+        let e = try engine(clock)
+        let t1 = try e.commit([set("c/a", [:])], in: db, auth: .admin).commitTime
+        let precision = FirestoreError.invalidArgument("timestamp cannot have more than microseconds precision")
+        #expect(throws: precision) {
+            try e.getDocument(path("c/a"), in: db, consistency: .readTime(Timestamp(seconds: t1.seconds, nanos: t1.nanos + 500)), auth: .admin)
+        }
+        #expect(throws: precision) { try e.checkReadTime(Timestamp(seconds: 253_402_300_799, nanos: 999_999_999)) }
+        #expect(throws: precision) { try e.beginTransaction(in: db, mode: .readOnly(readTime: Timestamp(seconds: t1.seconds, nanos: 1))) }
+        let epoch = FirestoreError.invalidArgument("Only timestamps past epoch are supported.")
+        for t in [Timestamp(seconds: 0, nanos: 0), Timestamp(seconds: -1, nanos: 0), Timestamp(seconds: Timestamp.minSeconds, nanos: 0)] {
+            #expect(throws: epoch) { try e.getDocument(path("c/a"), in: db, consistency: .readTime(t), auth: .admin) }
+        }
+        #expect(throws: FirestoreError.failedPrecondition("The requested 'read_time' is too old.")) {
+            try e.checkReadTime(Timestamp(seconds: 1, nanos: 0))
+        }
+        #expect(try e.getDocument(path("c/a"), in: db, consistency: .readTime(t1), auth: .admin).readTime == t1)
+    }
+
     @Test func collectionKeepsExactlyTheWindow() throws {
         let clock = ManualClock()
         let store = try SQLiteDocumentStore(inMemory: ())

@@ -234,14 +234,14 @@ def test_malformed_read_time_query_parameter_is_invalid_argument(hearth):
 
 def test_out_of_window_read_times_on_every_method(hearth):
     """Future: INVALID_ARGUMENT; older than the window: FAILED_PRECONDITION (emulator 1.19.9's
-    texts for beginTransaction and listCollectionIds, checked). Before the epoch / year 0001 the
-    emulator says INVALID_ARGUMENT "Only timestamps past epoch are supported." where Hearth says
-    FAILED_PRECONDITION "too old": both 400, accepted here as either."""
+    texts for beginTransaction and listCollectionIds, checked); the epoch and before (year 0001
+    too): INVALID_ARGUMENT "Only timestamps past epoch are supported." as the emulator answers
+    (Hearth said FAILED_PRECONDITION "too old" before)."""
     put(hearth, name("c", "a"), v=1)
     now = datetime.now(timezone.utc)
     future = [fmt_ts(now + timedelta(seconds=2)), fmt_ts(now + timedelta(days=3650)), "9999-12-31T23:59:59.999999Z"]
-    old = [fmt_ts(now - timedelta(hours=2)), "1970-01-01T00:00:00Z"]
-    pre_epoch = ["1969-12-31T23:59:59Z", "0001-01-01T00:00:00Z"]
+    old = [fmt_ts(now - timedelta(hours=2)), "1970-01-01T00:00:01Z"]
+    pre_epoch = ["1970-01-01T00:00:00Z", "1969-12-31T23:59:59Z", "0001-01-01T00:00:00Z"]
     sends = [REST_READS[m] for m in sorted(REST_READS)]
     sends += [lambda rt: ("GET", doc_path("c", "a") + f"?readTime={rt}", None),
               lambda rt: ("GET", f"/v1/{DOCS}/c?readTime={rt}", None),
@@ -257,8 +257,8 @@ def test_out_of_window_read_times_on_every_method(hearth):
             assert err["message"] == TOO_OLD, (path, err)
         for rt in pre_epoch:
             verb, path, body = send(rt)
-            assert_firestore_error(hearth.request(verb, path, body, headers=ADMIN), 400,
-                                   {"FAILED_PRECONDITION", "INVALID_ARGUMENT"})
+            err = assert_firestore_error(hearth.request(verb, path, body, headers=ADMIN), 400, "INVALID_ARGUMENT")
+            assert err["message"] == "Only timestamps past epoch are supported.", (path, err)
 
 
 def test_read_time_exactly_now_and_exactly_a_commit_time(hearth):
@@ -333,17 +333,19 @@ def test_get_and_list_with_read_time_and_transaction_parameters_is_invalid_argum
         hearth.request("POST", f"/v1/{DOCS}:rollback", {"transaction": urllib.parse.unquote(tx)})
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "A read_time with sub-microsecond nanos is accepted and echoed back (\"...829050500Z\"); the emulator "
-    "answers 400 INVALID_ARGUMENT \"timestamp cannot have more than microseconds precision\" (checked on "
-    "cloud-firestore-emulator for runQuery, 2026-12-01) and the v1 reference says read_time \"must be a "
-    "microsecond precision timestamp\". FirestoreEngine.checkedReadTime checks only the window."))
 def test_sub_microsecond_read_time_is_invalid_argument(hearth):
+    """The emulator answers 400 INVALID_ARGUMENT "timestamp cannot have more than microseconds
+    precision" (runQuery, 2026-12-01) and the v1 reference says read_time "must be a
+    microsecond precision timestamp". Was: accepted and echoed back ("...829050500Z")."""
     t1 = put(hearth, name("nanos", "a"), v=1)
     put(hearth, name("nanos", "a"), v=2)
     rt = t1[:-1] + "500Z"  # t1 has 6 fractional digits: 9 digits, 500 ns after the commit
-    verb, path, body = REST_READS["runQuery"](rt)
-    assert_firestore_error(hearth.request(verb, path, body), 400, "INVALID_ARGUMENT")
+    for method in sorted(REST_READS):
+        verb, path, body = REST_READS[method](rt)
+        err = assert_firestore_error(hearth.request(verb, path, body, headers=ADMIN), 400, "INVALID_ARGUMENT")
+        assert err["message"] == "timestamp cannot have more than microseconds precision", (method, err)
+    err = assert_firestore_error(hearth.request("GET", doc_path("nanos", "a") + f"?readTime={rt}"), 400,
+                                 "INVALID_ARGUMENT")
 
 
 # -- 2. repeatability under concurrent writes -----------------------------------------------------
@@ -988,16 +990,10 @@ GRPC_READ_TIMES = [
     ("2 s in the future", 2, 0, True, "INVALID_ARGUMENT"),
     ("1970-01-01T00:00:01", 1, 0, False, "FAILED_PRECONDITION"),
     ("1 s ago", -1, 0, True, "NOT_FOUND"),
-    pytest.param("500 ns after a whole second, 10 s ago", -10, 500, True, "INVALID_ARGUMENT", marks=pytest.mark.xfail(
-        strict=True, reason="sub-microsecond read_time accepted (emulator: 'timestamp cannot have more than "
-                            "microseconds precision'); FirestoreEngine.checkedReadTime checks only the window")),
-    pytest.param("the epoch", 0, 0, False, "INVALID_ARGUMENT", marks=pytest.mark.xfail(
-        strict=True, reason="read_time at or before the epoch: emulator INVALID_ARGUMENT 'Only timestamps past "
-                            "epoch are supported.', Hearth FAILED_PRECONDITION 'too old' (checkedReadTime)")),
-    pytest.param("1 s before the epoch", -1, 0, False, "INVALID_ARGUMENT", marks=pytest.mark.xfail(
-        strict=True, reason="as for the epoch")),
-    pytest.param("0001-01-01T00:00:00", -62_135_596_800, 0, False, "INVALID_ARGUMENT", marks=pytest.mark.xfail(
-        strict=True, reason="as for the epoch")),
+    ("500 ns after a whole second, 10 s ago", -10, 500, True, "INVALID_ARGUMENT"),  # was accepted
+    ("the epoch", 0, 0, False, "INVALID_ARGUMENT"),  # was FAILED_PRECONDITION
+    ("1 s before the epoch", -1, 0, False, "INVALID_ARGUMENT"),
+    ("0001-01-01T00:00:00", -62_135_596_800, 0, False, "INVALID_ARGUMENT"),
 ]
 
 
