@@ -16,8 +16,12 @@ public struct FirestoreRESTService: Sendable {
     public init(engine: FirestoreEngine) { self.engine = engine }
 
     /// Answers one request whose path starts with `/v1/` or `/v1beta1/`.
+    ///
+    /// A body over 10 MiB is refused before it is parsed (`DocumentLimits.checkRequestSize`,
+    /// 400 INVALID_ARGUMENT), as production refuses API requests over its 10 MiB limit.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         do throws(FirestoreError) {
+            try DocumentLimits.checkRequestSize(request.body.count)
             guard let route = try RESTRoute.parse(request.path) else {
                 throw FirestoreError(.notFound, "No Firestore method at \(request.method) \(request.path).")
             }
