@@ -16,6 +16,8 @@ Talks REST v1 only (urllib, stdlib) with `Authorization: Bearer owner`, project
                        (number text kept verbatim), or the error it answers
   transforms.json      commits with field transforms / masks / preconditions on given
                        documents: write results and the resulting documents
+  rest_paths.json      document ids with ':', '%', spaces, '@', '+', '=', UTF-8 and '%2F' in REST paths,
+                       beside the custom verbs (`…/c/a:b:listCollectionIds`): what each call answers
   limits.json          writes at and just past each size limit (value, field name, nesting,
                        document size, document name, request size) on every REST write path:
                        the status and error the emulator answers
@@ -906,6 +908,57 @@ def record_limits(emu):
     }
 
 
+# --------------------------------------------------------------------------- rest_paths.json
+
+ID_CHARACTERS = ["a:b", "a%3Ac", "a%20b", "a@b", "a+b", "a=b", "h%C3%A9llo", "x:runQuery", "a:b:c", "a%25b",
+                 "a:commit", "a:", "a,b;c", "a(b)~*$&!'"]
+
+REST_PATH_STEPS = (
+    [step for id_ in ID_CHARACTERS for step in (
+        ("PATCH", f"/ids/{id_}", {"fields": {"x": i(1)}}), ("GET", f"/ids/{id_}", None))]
+    + [("PATCH", "/ids/a%2Fb", {"fields": {}}), ("GET", "/ids/a%2Fb", None), ("DELETE", "/ids/a%2Fb", None),
+       ("POST", "/ids/a:b/sub?documentId=s1", {"fields": {}}),
+       ("GET", "/ids/a:b/sub", None),
+       ("POST", "/ids/a:b:listCollectionIds", {}),
+       ("POST", "/ids/a:b:runQuery", {"structuredQuery": {"from": [{"collectionId": "sub"}]}}),
+       ("POST", "/ids/x:runQuery", {"structuredQuery": {"from": [{"collectionId": "sub"}]}}),
+       ("POST", "/ids:b?documentId=z", {"fields": {}}),
+       ("GET", "/ids:b", None),
+       ("POST", "/ids/a%3Ab:listCollectionIds", {}),
+       ("DELETE", "/ids/a:b", None), ("GET", "/ids/a:b", None),
+       ("DELETE", "/ids/x:runQuery", None), ("GET", "/ids/x:runQuery", None),
+       ("POST", ":listCollectionIds", {}),
+       ("POST", ":runQuery", {"structuredQuery": {"from": [{"collectionId": "sub"}], "orderBy": [{"field": {"fieldPath": "__name__"}}]}}),
+       ("POST", ":commit", {}),
+       ("POST", "/ids/a:unknownVerb", {})]
+)
+
+
+def record_rest_paths(emu):
+    emu.clear()
+    cases = []
+    for k, (method, path, body) in enumerate(REST_PATH_STEPS):
+        status, reply = emu.call(method, f"/v1/{DOCS}{path}", body)
+        outcome = {"status": status}
+        if status != 200:
+            outcome["errorStatus"] = error_of(reply)["status"]
+        elif isinstance(reply, list):
+            outcome["names"] = [e["document"]["name"] for e in reply if "document" in e]
+        elif isinstance(reply, dict) and "documents" in reply:
+            outcome["names"] = [d["name"] for d in reply["documents"]]
+        elif isinstance(reply, dict) and "collectionIds" in reply:
+            outcome["collectionIds"] = reply["collectionIds"]
+        elif isinstance(reply, dict) and "name" in reply:
+            outcome["name"] = reply["name"]
+        cases.append({"id": f"p{k:03d}", "method": method, "path": path, "body": body, "expect": outcome})
+    return {
+        "description": "REST calls sent in order to a cleared database; `path` follows /v1/{database}/documents, "
+                       "percent-encoding as sent. `expect`: the HTTP status and, on success, the document `name`, "
+                       "the listed or queried `names`, or the `collectionIds`; on failure the error status.",
+        "cases": cases,
+    }
+
+
 # --------------------------------------------------------------------------- main
 
 def main():
@@ -925,6 +978,7 @@ def main():
         ("query_cases.json", record_queries, 3),
         ("transforms.json", record_transforms, 3),
         ("limits.json", record_limits, 4),
+        ("rest_paths.json", record_rest_paths, 3),
     ]:
         if args.only and filename != args.only:
             continue
