@@ -16,6 +16,13 @@ Talks REST v1 only (urllib, stdlib) with `Authorization: Bearer owner`, project
                        (number text kept verbatim), or the error it answers
   transforms.json      commits with field transforms / masks / preconditions on given
                        documents: write results and the resulting documents
+  rest_paths.json      document ids with ':', '%', spaces, '@', '+', '=', UTF-8 and '%2F' in REST paths,
+                       beside the custom verbs (`…/c/a:b:listCollectionIds`): what each call answers
+  limits.json          writes at and just past each size limit (value, field name, nesting,
+                       document size, document name, request size) on every REST write path:
+                       the status and error the emulator answers
+
+`--only FILE` records one file instead of all of them.
 
 Numbers in emulator responses are kept as their exact text (e.g. `1.0E21`), so the files
 show the emulator's formatting. Clock readings are replaced by placeholders (`<commitTime>`,
@@ -772,6 +779,186 @@ def record_transforms(emu):
     }
 
 
+# --------------------------------------------------------------------------- limits.json
+#
+# Long strings are written compactly and expanded before sending (the Swift runner does the
+# same): a JSON string value may be {"$repeat": [text, count]}, an object key "$repeat:<c>:<n>"
+# is <c> repeated n times, and a document "name" (or a step "path") may be a list of segments
+# joined with "/".
+
+def RP(text, count):
+    return {"$repeat": [text, count]}
+
+
+def expand(x):
+    if isinstance(x, dict):
+        if set(x) == {"$repeat"}:
+            text, count = x["$repeat"]
+            return text * count
+        out = {}
+        for k, v in x.items():
+            if k.startswith("$repeat:"):
+                _, c, n_ = k.split(":")
+                k = c * int(n_)
+            out[k] = expand(v)
+        return out
+    if isinstance(x, list):
+        return [expand(v) for v in x]
+    return x
+
+
+def doc_name(segments):
+    return {"$name": segments}
+
+
+def expand_names(x):
+    """{"$name": [segments]} -> the full document name."""
+    if isinstance(x, dict):
+        if set(x) == {"$name"}:
+            return f"{DOCS}/" + "/".join(expand(s) for s in x["$name"])
+        return {k: expand_names(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [expand_names(v) for v in x]
+    return x
+
+
+def nest(levels, alternating=False):
+    v = i(1)
+    for k in range(levels):
+        v = arr(v) if alternating and k % 2 == 1 else mpd({"m": v})
+    return v
+
+
+def upd(segments, fields):
+    return {"update": {"name": doc_name(segments), "fields": fields}}
+
+
+def commit_step(*writes):
+    return {"method": "POST", "path": ":commit", "body": {"writes": list(writes)}}
+
+
+X1500 = RP("x", 1500)
+# name size: 16 + 5 x "c" (2) + 4 x 1,501 + (tail + 1) = 6,144 for a 113-byte tail.
+NAME_6144 = ["c", X1500, "c", X1500, "c", X1500, "c", X1500, "c", RP("y", 113)]
+NAME_6145 = ["c", X1500, "c", X1500, "c", X1500, "c", X1500, "c", RP("y", 114)]
+# document size: name lim/d (16 + 4 + 2 = 22) + fields a (2 + 600,001) + b (2 + n + 1) + 32.
+FILL = 1048576 - 22 - 32 - 2 - 600001 - 3
+
+LIMIT_CASES = [
+    ("string value of 1,048,487 bytes", [commit_step(upd(["lim", "v1"], {"a": {"stringValue": RP("x", 1048487)}}))]),
+    ("string value of 1,048,488 bytes", [commit_step(upd(["lim", "v2"], {"a": {"stringValue": RP("x", 1048488)}}))]),
+    ("bytes value of 1,048,488 bytes", [commit_step(upd(["lim", "v3"], {"b": {"bytesValue": RP("eHh4", 349496)}}))]),
+    ("over-long string in an array", [commit_step(upd(["lim", "v4"], {"a": arr({"stringValue": RP("x", 1048488)})}))]),
+    ("over-long string in a map", [commit_step(upd(["lim", "v5"], {"m": mpd({"x": {"stringValue": RP("x", 1048488)}})}))]),
+    ("field name of 1,500 bytes", [commit_step(upd(["lim", "f1"], {"$repeat:k:1500": NULL}))]),
+    ("field name of 1,501 bytes", [commit_step(upd(["lim", "f2"], {"$repeat:k:1501": NULL}))]),
+    ("map key of 1,501 bytes", [commit_step(upd(["lim", "f3"], {"m": mpd({"$repeat:k:1501": NULL})}))]),
+    ("20 nested maps in one field", [commit_step(upd(["lim", "n1"], {"top": nest(20)}))]),
+    ("21 nested maps in one field", [commit_step(upd(["lim", "n2"], {"top": nest(21)}))]),
+    ("20 nested maps and arrays in one field", [commit_step(upd(["lim", "n3"], {"top": nest(20, True)}))]),
+    ("21 nested maps and arrays in one field", [commit_step(upd(["lim", "n4"], {"top": nest(21, True)}))]),
+    ("document of exactly 1,048,576 bytes",
+     [commit_step(upd(["lim", "d"], {"a": {"stringValue": RP("x", 600000)}, "b": {"stringValue": RP("x", FILL)}}))]),
+    ("document of 1,048,577 bytes",
+     [commit_step(upd(["lim", "d"], {"a": {"stringValue": RP("x", 600000)}, "b": {"stringValue": RP("x", FILL + 1)}}))]),
+    ("a transform that grows the document past 1 MiB",
+     [commit_step(upd(["lim", "t"], {"a": arr({"stringValue": RP("x", 600000)})})),
+      commit_step({"transform": {"document": doc_name(["lim", "t"]), "fieldTransforms": [
+          {"fieldPath": "a", "appendMissingElements": {"values": [{"stringValue": RP("y", 600000)}]}}]}})]),
+    ("UpdateDocument (PATCH) with an over-long string",
+     [{"method": "PATCH", "path": "/lim/p1", "body": {"fields": {"a": {"stringValue": RP("x", 1048488)}}}}]),
+    ("CreateDocument with 21 nested maps",
+     [{"method": "POST", "path": "/lim?documentId=p2", "body": {"fields": {"top": nest(21)}}}]),
+    ("BatchWrite with a document over 1 MiB",
+     [{"method": "POST", "path": ":batchWrite", "body": {"writes": [
+         upd(["lim", "b1"], {"a": {"stringValue": RP("x", 600000)}, "b": {"stringValue": RP("x", 600000)}})]}}]),
+    ("document name of 6,144 bytes", [commit_step(upd(NAME_6144, {}))]),
+    ("document name of 6,145 bytes", [commit_step(upd(NAME_6145, {}))]),
+    ("commit of 5 MB (five 1,000,000-byte documents)",
+     [commit_step(*[upd(["lim", f"r{k}"], {"s": {"stringValue": RP("x", 1000000)}}) for k in range(5)])]),
+    ("commit of 11 MB (eleven 1,000,000-byte documents)",
+     [commit_step(*[upd(["lim", f"q{k}"], {"s": {"stringValue": RP("x", 1000000)}}) for k in range(11)])]),
+]
+
+
+def record_limits(emu):
+    emu.clear()
+    cases = []
+    for k, (note, steps) in enumerate(LIMIT_CASES):
+        outcomes = []
+        for step in steps:
+            path = step["path"]
+            status, body = emu.call(step["method"], f"/v1/{DOCS}{path}", expand(expand_names(step["body"])))
+            outcome = {"status": status}
+            if status != 200:
+                outcome["error"] = error_of(body)
+            elif step["path"] == ":batchWrite":
+                outcome["writeStatus"] = [st.get("code", 0) for st in body["status"]]
+                outcome["writeMessages"] = [st.get("message", "") for st in body["status"]]
+            outcomes.append(outcome)
+        cases.append({"id": f"l{k:03d}", "note": note, "steps": steps, "expect": outcomes})
+    return {
+        "description": "Writes at and just past each documented limit (https://firebase.google.com/docs/firestore/quotas, "
+                       "https://firebase.google.com/docs/firestore/storage-size), sent in order over REST to a cleared "
+                       "database. `expect` holds one outcome per step: the HTTP status and the error, or for BatchWrite the "
+                       "per-write codes. A string {\"$repeat\": [text, n]} is text repeated n times, an object key "
+                       "\"$repeat:c:n\" is c repeated n times, and {\"$name\": [segments]} is the document name under "
+                       "the database's documents root.",
+        "cases": cases,
+    }
+
+
+# --------------------------------------------------------------------------- rest_paths.json
+
+ID_CHARACTERS = ["a:b", "a%3Ac", "a%20b", "a@b", "a+b", "a=b", "h%C3%A9llo", "x:runQuery", "a:b:c", "a%25b",
+                 "a:commit", "a:", "a,b;c", "a(b)~*$&!'"]
+
+REST_PATH_STEPS = (
+    [step for id_ in ID_CHARACTERS for step in (
+        ("PATCH", f"/ids/{id_}", {"fields": {"x": i(1)}}), ("GET", f"/ids/{id_}", None))]
+    + [("PATCH", "/ids/a%2Fb", {"fields": {}}), ("GET", "/ids/a%2Fb", None), ("DELETE", "/ids/a%2Fb", None),
+       ("POST", "/ids/a:b/sub?documentId=s1", {"fields": {}}),
+       ("GET", "/ids/a:b/sub", None),
+       ("POST", "/ids/a:b:listCollectionIds", {}),
+       ("POST", "/ids/a:b:runQuery", {"structuredQuery": {"from": [{"collectionId": "sub"}]}}),
+       ("POST", "/ids/x:runQuery", {"structuredQuery": {"from": [{"collectionId": "sub"}]}}),
+       ("POST", "/ids:b?documentId=z", {"fields": {}}),
+       ("GET", "/ids:b", None),
+       ("POST", "/ids/a%3Ab:listCollectionIds", {}),
+       ("DELETE", "/ids/a:b", None), ("GET", "/ids/a:b", None),
+       ("DELETE", "/ids/x:runQuery", None), ("GET", "/ids/x:runQuery", None),
+       ("POST", ":listCollectionIds", {}),
+       ("POST", ":runQuery", {"structuredQuery": {"from": [{"collectionId": "sub"}], "orderBy": [{"field": {"fieldPath": "__name__"}}]}}),
+       ("POST", ":commit", {}),
+       ("POST", "/ids/a:unknownVerb", {})]
+)
+
+
+def record_rest_paths(emu):
+    emu.clear()
+    cases = []
+    for k, (method, path, body) in enumerate(REST_PATH_STEPS):
+        status, reply = emu.call(method, f"/v1/{DOCS}{path}", body)
+        outcome = {"status": status}
+        if status != 200:
+            outcome["errorStatus"] = error_of(reply)["status"]
+        elif isinstance(reply, list):
+            outcome["names"] = [e["document"]["name"] for e in reply if "document" in e]
+        elif isinstance(reply, dict) and "documents" in reply:
+            outcome["names"] = [d["name"] for d in reply["documents"]]
+        elif isinstance(reply, dict) and "collectionIds" in reply:
+            outcome["collectionIds"] = reply["collectionIds"]
+        elif isinstance(reply, dict) and "name" in reply:
+            outcome["name"] = reply["name"]
+        cases.append({"id": f"p{k:03d}", "method": method, "path": path, "body": body, "expect": outcome})
+    return {
+        "description": "REST calls sent in order to a cleared database; `path` follows /v1/{database}/documents, "
+                       "percent-encoding as sent. `expect`: the HTTP status and, on success, the document `name`, "
+                       "the listed or queried `names`, or the `collectionIds`; on failure the error status.",
+        "cases": cases,
+    }
+
+
 # --------------------------------------------------------------------------- main
 
 def main():
@@ -780,6 +967,7 @@ def main():
     parser.add_argument("--host", default="127.0.0.1:8089")
     parser.add_argument("--out", default=os.path.join(here, "..", "Tests", "Conformance"))
     parser.add_argument("--emulator-version", default="", help="recorded in each file's `recordedWith`")
+    parser.add_argument("--only", default="", help="record just this file (e.g. limits.json)")
     args = parser.parse_args()
     emu = Emulator(args.host)
     os.makedirs(args.out, exist_ok=True)
@@ -789,7 +977,11 @@ def main():
         ("json_roundtrip.json", record_roundtrip, 3),
         ("query_cases.json", record_queries, 3),
         ("transforms.json", record_transforms, 3),
+        ("limits.json", record_limits, 4),
+        ("rest_paths.json", record_rest_paths, 3),
     ]:
+        if args.only and filename != args.only:
+            continue
         data = {"recordedWith": recorded_with, **recorder(emu)}
         with open(os.path.join(args.out, filename), "w", encoding="utf-8") as f:
             f.write(dumps(data, inline_depth=inline_depth) + "\n")
