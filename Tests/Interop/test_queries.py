@@ -227,6 +227,43 @@ def test_aggregations_on_empty_results_exact_values(project, cities, gapic):
 
 
 
+def test_aggregation_limit_takes_the_smallest_summed_values(client):
+    # google-cloud-firestore test_sum_query_get_with_limit, run against production as well:
+    # sum/avg read the field's index, so limit(12) keeps the 12 smallest products whatever
+    # the document names; a count beside them counts those 12. Recorded from the emulator in
+    # Tests/Conformance/aggregation_cases.json.
+    col = client.collection("grid")
+    batch = client.batch()
+    for a in range(5):
+        for b in range(5):
+            batch.set(col.document(f"g{24 - 5 * a - b:02d}"), {"a": a, "b": b, "stats": {"product": a * b}})
+    batch.commit()
+    assert col.sum("stats.product", alias="t").get()[0][0].value == 100
+    [results] = col.limit(12).sum("stats.product", alias="s").avg("stats.product", alias="m").count(alias="c").get()
+    assert {r.alias: r.value for r in results} == {"s": 5, "m": 5 / 12, "c": 12}
+    streamed = [r.value for rs in col.limit(12).sum("stats.product", alias="s").stream() for r in rs]
+    assert streamed == [5]
+    # A count alone counts every document; a sum leaves out those without its field.
+    client.document("grid/nofield").set({"a": 9})
+    [results] = col.count(alias="c").get()
+    assert results[0].value == 26
+    [results] = col.count(alias="c").sum("stats.product", alias="s").get()
+    assert {r.alias: r.value for r in results} == {"c": 25, "s": 100}
+
+
+def test_aggregation_list_errors_carry_the_emulators_messages(client):
+    from google.api_core.exceptions import InvalidArgument
+    from google.cloud.firestore_v1.aggregation import AggregationQuery
+
+    col = client.collection("agg-errors")
+    with pytest.raises(InvalidArgument, match="Aggregation aliases contain duplicate alias: total."):
+        col.count(alias="total").count(alias="total").get()
+    with pytest.raises(InvalidArgument, match="Aggregations can not be empty."):
+        AggregationQuery(where(col, "a", ">=", 0)).get()
+    with pytest.raises(InvalidArgument, match="Aggregations can not be empty."):
+        list(AggregationQuery(where(col, "a", ">=", 0)).stream())
+
+
 def test_large_result_stream(client):
     # ~1 MB of results: more than the 64 KiB initial HTTP/2 window, in many DATA frames.
     col = client.collection("bulk")
