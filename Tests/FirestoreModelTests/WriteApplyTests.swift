@@ -8,7 +8,9 @@ import Testing
     let t0 = Timestamp(seconds: 10, nanos: 0)
     let t1 = Timestamp(seconds: 20, nanos: 123_456_000)
 
-    func doc(_ fields: [String: Value]) -> Document { Document(path: path, fields: fields, createTime: t0, updateTime: t0) }
+    func doc(_ fields: [String: Value], updated: Timestamp? = nil) -> Document {
+        Document(path: path, fields: fields, createTime: t0, updateTime: updated ?? t0)
+    }
     func fp(_ s: String) -> FieldPath { FieldPath(s.split(separator: ".").map(String.init)) }
 
     func update(_ fields: [String: Value], mask: [String]? = nil, transforms: [FieldTransform] = [], pre: Precondition = .none) -> Write {
@@ -70,15 +72,25 @@ import Testing
         #expect(throws: FirestoreError(.alreadyExists, "Document already exists: projects/p/databases/(default)/documents/c/d")) {
             try update([:], pre: .exists(false)).apply(to: existing, commitTime: t1, database: db)
         }
-        let mismatch = #expect(throws: FirestoreError.self) {
+        // Emulator (Tests/Conformance/transforms.json) and production (google-cloud-firestore
+        // test_document_delete / test_update_document): a required update time later than
+        // the stored one is INVALID_ARGUMENT, an earlier one FAILED_PRECONDITION; versions
+        // are microseconds since the epoch.
+        #expect(throws: FirestoreError(.invalidArgument, "Invalid base version, it is greater than the stored version: projects/p/databases/(default)/documents/c/d")) {
             try update([:], pre: .updateTime(t1)).apply(to: existing, commitTime: t1, database: db)
         }
-        #expect(mismatch?.code == .failedPrecondition)
-        // An update time on a missing document is FAILED_PRECONDITION too (emulator: version 0).
-        let missing = #expect(throws: FirestoreError.self) {
-            try update([:], pre: .updateTime(t0)).apply(to: nil, commitTime: t1, database: db)
+        #expect(throws: FirestoreError(.failedPrecondition, "the stored version (20123456) does not match the required base version (10000000)")) {
+            try update([:], pre: .updateTime(t0)).apply(to: doc(["a": .integer(1)], updated: t1), commitTime: t1, database: db)
         }
-        #expect(missing?.code == .failedPrecondition)
+        // An update time on a missing document is FAILED_PRECONDITION (emulator: version 0),
+        // however late it is.
+        #expect(throws: FirestoreError(.failedPrecondition, "the stored version (0) does not match the required base version (20123456)")) {
+            try update([:], pre: .updateTime(t1)).apply(to: nil, commitTime: t1, database: db)
+        }
+        #expect(throws: FirestoreError(.invalidArgument, "timestamp cannot have more than microseconds precision")) {
+            try Write(operation: .delete(path), currentDocument: .updateTime(Timestamp(seconds: 10, nanos: 1)))
+                .apply(to: existing, commitTime: t1, database: db)
+        }
         #expect(try update(["a": .integer(2)], pre: .updateTime(t0)).apply(to: existing, commitTime: t1, database: db).changed)
         #expect(try update(["a": .integer(2)], pre: .exists(false)).apply(to: nil, commitTime: t1, database: db).changed)
         let del = Write(operation: .delete(path), currentDocument: .exists(true))
