@@ -13,9 +13,12 @@ extension Write {
     ///
     /// Pure: the caller stores the result. Semantics of masks, transforms and versions as
     /// reference §1.3–§1.4 describe; unchanged writes keep their `updateTime`. Values are
-    /// stored as Firestore stores them: timestamps truncated to microseconds and `-0.0` as
-    /// `0.0` (so rewriting `-0.0` over `0.0` changes nothing), transform results likewise.
-    /// A `verify` reports the document's update time.
+    /// stored as Firestore stores them: timestamps truncated to microseconds, transform
+    /// results likewise. `-0.0` keeps its sign, as production keeps it (the Web SDK reads back
+    /// the -0 it wrote, googleapis/nodejs-firestore#1638; firebase/firebase-js-sdk#2751); the
+    /// emulator stores it as `0.0`. So rewriting `-0.0` over `0.0` is a change, while queries
+    /// still find it equal to `0` (`Value.compare`). A `verify` reports the document's update
+    /// time.
     /// - Parameters:
     ///   - current: the stored document, or nil when missing.
     ///   - commitTime: the commit time (also the value of `REQUEST_TIME` transforms).
@@ -165,17 +168,11 @@ extension FieldTransform {
 
 extension Value {
     /// The value as Firestore stores it, or nil when it already is: timestamps truncated to
-    /// microseconds, `-0.0` as `0.0` (also in geo points), recursively.
+    /// microseconds, recursively. Doubles (`-0.0` included) are stored as sent.
     /// Source: reference §1.4 (microsecond storage); emulator (Tests/Conformance/json_roundtrip.json).
     fileprivate var storedForm: Value? {
         switch self {
-        case .double(let d): return d == 0 && d.sign == .minus ? .double(0) : nil
         case .timestamp(let t): return t.nanos % 1000 == 0 ? nil : .timestamp(t.truncatedToMicroseconds)
-        case .geoPoint(let g):
-            guard (g.latitude == 0 && g.latitude.sign == .minus) || (g.longitude == 0 && g.longitude.sign == .minus) else {
-                return nil
-            }
-            return .geoPoint(GeoPoint(latitude: g.latitude + 0, longitude: g.longitude + 0))
         case .array(var a):
             var changed = false
             for i in a.indices {

@@ -28,7 +28,7 @@ import Testing
             let path = ResourcePath(["transforms", id])
             var current: Document?
             if let existing = c["existing"], existing != .null {
-                // Stored as the emulator stored it: through a write (e.g. -0.0 becomes 0.0).
+                // Stored through a write, as the emulator stored it (timestamps to the µs).
                 let fields = try RESTCodec.decodeFields(existing, at: "existing")
                 let setup = Write(operation: .update(path: path, fields: fields))
                 current = try setup.apply(to: nil, commitTime: Self.before, database: db).document

@@ -232,7 +232,7 @@ func decodeQuery(_ text: String) throws -> StructuredQuery {
     @Test func document() {
         #expect(
             RESTCodec.encodeDocument(doc, database: testDB).serializedString
-                == #"{"name":"\#(docsRoot)/c/d","fields":{"a":{"doubleValue":0.0},"b":{"integerValue":"1"}},"createTime":"1970-01-01T00:00:01Z","updateTime":"1970-01-01T00:00:02.000005Z"}"#
+                == #"{"name":"\#(docsRoot)/c/d","fields":{"a":{"doubleValue":-0.0},"b":{"integerValue":"1"}},"createTime":"1970-01-01T00:00:01Z","updateTime":"1970-01-01T00:00:02.000005Z"}"#
         )
         var empty = doc
         empty.fields = [:]
