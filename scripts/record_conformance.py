@@ -756,6 +756,11 @@ AGG_CASES = [
     ("error: sum of __name__", AQ("grid", [S("__name__", "s")])),
     ("error: aggregation without operator", AQ("grid", [{"alias": "x"}])),
     ("error: sum without field", AQ("grid", [{"alias": "x", "sum": {}}])),
+    ("error: reserved alias __x__", AQ("grid", [CNT("__x__")])),
+    ("error: reserved alias before a duplicate", AQ("grid", [CNT("t"), CNT("t"), CNT("__name__")])),
+    ("aliases __, ___, ____, __x and \"a.b c\" are not reserved", AQ("grid", [CNT("__"), CNT("___"), CNT("____"), CNT("__x"), CNT("a.b c")])),
+    ("alias of 1500 bytes", AQ("grid", [CNT("\u00e9" * 750)])),
+    ("error: alias of 1502 bytes", AQ("grid", [CNT("\u00e9" * 751)])),
 ]
 
 

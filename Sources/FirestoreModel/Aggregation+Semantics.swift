@@ -27,14 +27,23 @@ extension Aggregation {
     /// ones), in the emulator's order of checks and with its messages.
     /// - Throws: `.invalidArgument` "Aggregations can not be empty." for none; for more than
     ///   five (the emulator answers 500 UNKNOWN there; production answers INVALID_ARGUMENT,
-    ///   firebase/flutterfire#12193); "Aggregation aliases contain duplicate alias: A." for a
-    ///   repeated alias; "Aggregations are not supported for the property: __key__" for a
-    ///   `sum`/`avg` of `__name__`.
+    ///   firebase/flutterfire#12193); "The property.name \"__x__\" is reserved." for an
+    ///   alias `__…__` (at least one character between the underscores), "The property.name is
+    ///   longer than 1500 bytes." for a longer alias (UTF-8); "Aggregation aliases contain
+    ///   duplicate alias: A." for a repeated alias; "Aggregations are not supported for the
+    ///   property: __key__" for a `sum`/`avg` of `__name__`.
     public static func validate(_ aggregations: [Aggregation]) throws(FirestoreError) {
         if aggregations.isEmpty { throw .invalidArgument("Aggregations can not be empty.") }
         if aggregations.count > maxPerQuery {
             throw .invalidArgument(
                 "Too many aggregations: \(aggregations.count); a query may hold at most \(maxPerQuery).")
+        }
+        for a in aggregations {
+            let alias = a.alias
+            if alias.utf8.count > 4 && alias.hasPrefix("__") && alias.hasSuffix("__") {
+                throw .invalidArgument("The property.name \"\(alias)\" is reserved.")
+            }
+            if alias.utf8.count > 1500 { throw .invalidArgument("The property.name is longer than 1500 bytes.") }
         }
         var seen = Set<String>()
         for a in aggregations where !seen.insert(a.alias).inserted {
@@ -65,8 +74,13 @@ extension StructuredQuery {
         guard !fields.isEmpty else { return self }
         var order = normalizedOrderBy
         let explicitKey = orderBy.contains { $0.field.isDocumentKey }
+        // A cursor that reaches the implicit `__name__` (Hearth takes one; the emulator refuses
+        // it) keeps `__name__` before the summed fields, so its values keep their meaning.
+        let cursorLength = max(startAt?.values.count ?? 0, endAt?.values.count ?? 0)
         var key: Order?
-        if !explicitKey, let last = order.last, last.field.isDocumentKey { key = order.removeLast() }
+        if !explicitKey, cursorLength < order.count, let last = order.last, last.field.isDocumentKey {
+            key = order.removeLast()
+        }
         let ordered = Set(order.map(\.field))
         let direction = orderBy.last?.direction ?? .ascending
         for f in fields.sorted() where !ordered.contains(f) { order.append(Order(f, direction)) }
