@@ -26,12 +26,14 @@ import Testing
                 let reply = try await c.call("POST", "\(c.documents):runAggregationQuery", request.serializedString)
                 if let want = item["result"] {
                     let got = reply.json.arrayValue.first?["result"]?["aggregateFields"]
-                    tally.check(name, reply.status == 200 && Self.sameFields(got, want), "got \(reply.text), emulator \(want.serializedString)")
+                    tally.check(
+                        name, reply.status == 200 && Self.sameFields(got, want), "got \(reply.text), emulator \(want.serializedString)")
                 } else {
                     let status = item["error"]?["status"]?.stringItem
                     let message = item["error"]?["message"]?.stringItem
                     let error = reply.json["error"] ?? reply.json.arrayValue.first?["error"]
-                    let agrees = error?["status"]?.stringItem == status
+                    let agrees =
+                        error?["status"]?.stringItem == status
                         && (message.map { error?["message"]?.stringItem?.contains($0) ?? false } ?? true)
                     tally.check(name, agrees, "got \(reply.status) \(reply.text), emulator \(status ?? "?") \(message ?? "")")
                 }

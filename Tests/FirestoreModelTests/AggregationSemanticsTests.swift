@@ -35,11 +35,17 @@ import Testing
             } catch { return error.message }
         }
         #expect(message([]) == "Aggregations can not be empty.")
-        #expect(message([Aggregation(alias: "t", kind: count), Aggregation(alias: "t", kind: count), Aggregation(alias: "__x__", kind: count)])
-            == "The property.name \"__x__\" is reserved.")
-        #expect(message([Aggregation(alias: "t", kind: count), Aggregation(alias: "t", kind: count)]) == "Aggregation aliases contain duplicate alias: t.")
-        #expect(message([Aggregation(alias: String(repeating: "é", count: 751), kind: count)]) == "The property.name is longer than 1500 bytes.")
-        #expect(message(["__", "___", "____", "__x", String(repeating: "é", count: 750)].map { Aggregation(alias: $0, kind: count) }) == nil)
+        #expect(
+            message([Aggregation(alias: "t", kind: count), Aggregation(alias: "t", kind: count), Aggregation(alias: "__x__", kind: count)])
+                == "The property.name \"__x__\" is reserved.")
+        #expect(
+            message([Aggregation(alias: "t", kind: count), Aggregation(alias: "t", kind: count)])
+                == "Aggregation aliases contain duplicate alias: t.")
+        #expect(
+            message([Aggregation(alias: String(repeating: "é", count: 751), kind: count)]) == "The property.name is longer than 1500 bytes."
+        )
+        #expect(
+            message(["__", "___", "____", "__x", String(repeating: "é", count: 750)].map { Aggregation(alias: $0, kind: count) }) == nil)
         #expect(message([Aggregation(alias: "s", kind: .avg(.documentKey))]) == "Aggregations are not supported for the property: __key__")
         #expect(Aggregation.invalidUpToMessage(-1) == "The `up_to` value in a COUNT aggregation must be greater than or equal to zero.")
         #expect(Aggregation.invalidUpToMessage(0) != nil && Aggregation.invalidUpToMessage(1) == nil)
