@@ -264,6 +264,26 @@ def test_aggregation_list_errors_carry_the_emulators_messages(client):
         list(AggregationQuery(where(col, "a", ">=", 0)).stream())
 
 
+@pytest.mark.parametrize("build, message", [
+    (lambda c: where(c, "a", "in", list(range(31))), "'IN' supports up to 30 comparison values."),
+    (lambda c: where(where(c, "a", "not-in", [5]), "b", "in", [1]),
+     "'NOT_IN' cannot be used in the same query with 'IN', 'ARRAY_CONTAINS_ANY' or 'OR'."),
+    (lambda c: where(where(c, "t", "array_contains", 1), "t", "array_contains_any", [2]),
+     "A maximum of 1 'ARRAY_CONTAINS' filter is allowed per disjunction."),
+    (lambda c: c.where(filter=Or([FieldFilter("a", "==", k) for k in range(31)])),
+     "Too many disjunctions after normalization. Result had 31 disjunctions which is more than the maximum of 30"),
+    (lambda c: where(where(c, "a", "!=", 5), "b", "not-in", [1]),
+     "Only a single 'NOT_EQUAL', 'NOT_IN', 'IS_NOT_NAN', or 'IS_NOT_NULL' filter allowed per query."),
+], ids=["in-31", "not-in-with-in", "two-array-contains", "31-disjunctions", "not-equal-with-not-in"])
+def test_query_shapes_production_refuses(client, build, message):
+    # Over gRPC, with the emulator's messages (Tests/Conformance/query_cases.json).
+    from google.api_core.exceptions import InvalidArgument
+
+    with pytest.raises(InvalidArgument) as info:
+        list(build(client.collection("shapes")).stream())
+    assert info.value.message == message
+
+
 def test_large_result_stream(client):
     # ~1 MB of results: more than the 64 KiB initial HTTP/2 window, in many DATA frames.
     col = client.collection("bulk")
