@@ -206,7 +206,7 @@ import Testing
         let snap = try store.snapshot()
         defer { snap.close() }
         let bad = QueryTarget(parent: .root, query: StructuredQuery(collectionID: "c", offset: -1))
-        #expect(throws: FirestoreError.invalidArgument("offset must be non-negative.")) { try snap.runQuery(bad, in: testDB) }
+        #expect(throws: FirestoreError.invalidArgument("offset is negative")) { try snap.runQuery(bad, in: testDB) }
         // An offset + limit past Int.max is not a trap.
         let huge = QueryTarget(parent: .root, query: StructuredQuery(collectionID: "c", offset: .max, limit: .max))
         #expect(try snap.runQuery(huge, in: testDB).documents.isEmpty)
