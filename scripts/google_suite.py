@@ -200,6 +200,15 @@ def stop_group(process, timeout_s=15.0):
     process.wait()
 
 
+def exit_on_termination():
+    """SIGTERM/SIGHUP become SystemExit, so the `finally` that stops a server (which runs in its
+    own session, out of reach of a signal to our process group) still runs."""
+    def handler(signum, frame):
+        raise SystemExit(128 + signum)
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, handler)
+
+
 def start_hearth(binary, folder, log_path):
     """Starts Hearth in memory on free ports; returns (process, FIRESTORE_EMULATOR_HOST)."""
     config = os.path.join(folder, "firebase.json")
@@ -300,6 +309,7 @@ def main():
         sys.exit(f"google-suite: {SDIST_FILE} has sha256 {digest}, the verdicts were recorded "
                  f"with {verdicts['suite']['sha256']}: re-record with scripts/record_google_suite.py")
 
+    exit_on_termination()
     outcomes_path = os.path.join(WORK, "hearth-outcomes.json")
     log_path = os.path.join(WORK, "hearth.log")
     if os.path.exists(outcomes_path):

@@ -137,6 +137,7 @@ def main():
         os.remove(outcomes_path)
     print(f"record-google-suite: Cloud Firestore emulator {version['version']} (build {version['build']})",
           file=sys.stderr, flush=True)
+    suite.exit_on_termination()
     process, host = start_emulator(binary, log_path)
     try:
         status = suite.run_pytest(host, outcomes_path, args.timeout)
