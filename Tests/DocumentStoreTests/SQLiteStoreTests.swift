@@ -67,6 +67,24 @@ import Testing
         #expect(try version.step() && version.int64(at: 0) == SQLiteSchema.version)
     }
 
+    /// A point-in-time view pinned before `collectVersions` keeps reading the versions it
+    /// saw, also when its first query builds an index: `repin` must not move it past the
+    /// collection (which is not a commit, but removes what the view reads).
+    @Test func pointInTimeViewIsNotRepinnedPastCollection() throws {
+        let store = try SQLiteDocumentStore(inMemory: ())
+        defer { store.close() }
+        let first = Document(path: path("c/a"), fields: ["n": .integer(1)], createTime: ts(1), updateTime: ts(1))
+        let replaced = Document(path: path("c/a"), fields: ["n": .integer(2)], createTime: ts(1), updateTime: ts(2))
+        try store.commit([.put(first)], in: testDB, commitTime: ts(1))
+        try store.commit([.put(replaced)], in: testDB, commitTime: ts(2))
+        let past = try #require(try store.snapshot(at: ts(1)) as? SQLiteSnapshot)
+        defer { past.close() }
+        #expect(try store.collectVersions(endedBefore: ts(3), limit: 1000) == 1)
+        let target = QueryTarget(parent: .root, query: StructuredQuery(collectionID: "c", filter: .field(Self.n, .equal, .integer(1))))
+        #expect(try past.runQuery(target, in: testDB).documents.map(\.fields) == [["n": .integer(1)]])
+        #expect(try past.document(path("c/a"), in: testDB)?.fields == ["n": .integer(1)])
+    }
+
     /// What `kill -9` leaves: the files as they are, WAL not checkpointed. A copy taken while
     /// the store is still open must contain every acknowledged commit.
     @Test func acknowledgedCommitsAreInTheFilesBeforeClose() throws {

@@ -45,8 +45,10 @@ def free_port() -> int:
 class Hearth:
     """One `hearth start` process on a free loopback port."""
 
-    def __init__(self, workdir: Path, rules: str | None = None, data: Path | None = None):
+    def __init__(self, workdir: Path, rules: str | None = None, data: Path | None = None,
+                 extra_args: list[str] | None = None):
         self.workdir = Path(workdir)
+        self.extra_args = list(extra_args or [])
         self.rules = rules
         self.data = data
         self.port = 0
@@ -65,6 +67,7 @@ class Hearth:
         args = [hearth_binary(), "start", "--config", str(self.workdir / "firebase.json"),
                 "--firestore-port", str(self.port), "--project", PROJECT, "--quiet"]
         args += ["--data", str(self.data)] if self.data else ["--in-memory"]
+        args += self.extra_args
         log = open(self.log_path, "ab")
         log.write(f"--- start #{self.starts} on port {self.port}\n".encode())
         log.flush()

@@ -249,7 +249,7 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     /// - Throws: `.internalError` when SQLite fails.
     public func collectVersions(endedBefore horizon: Timestamp, limit: Int) throws(FirestoreError) -> Int {
         try withWriter { (connection) throws -> Int in
-            try connection.writeTransaction { () throws -> Int in
+            let dropped = try connection.writeTransaction { () throws -> Int in
                 // Rowid order is end-time order: the candidates are a prefix of the table.
                 let delete = try connection.prepare(
                     """
@@ -263,6 +263,10 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
                 try delete.run()
                 return connection.changes
             }
+            // The newest state changed for point-in-time views (their versions are gone), so a
+            // view pinned before must not be moved past this deletion by `repin`.
+            if dropped > 0 { bumpSequence() }
+            return dropped
         }
     }
 
