@@ -85,7 +85,7 @@ import Testing
             try e.getDocument(path("c/a"), in: db, consistency: .readTime(future), auth: .admin)
         }
         #expect(throws: FirestoreError.invalidArgument("The requested 'read_time' cannot be in the future.")) {
-            try e.checkReadTime(future)
+            try e.checkReadTime(future, in: db)
         }
         clock.advance(seconds: 60)
         #expect(try e.getDocument(path("c/a"), in: db, consistency: .readTime(t1), auth: .admin).value.path == path("c/a"))
@@ -98,6 +98,25 @@ import Testing
         }
         #expect(throws: FirestoreError.failedPrecondition("The requested 'read_time' is too old.")) {
             try e.listCollectionIDs(under: .root, in: db, readTime: t1, auth: .admin)
+        }
+    }
+
+    @Test func readTimesBeforeAClearAreTooOldAndSubMicrosecondsInvalid() throws {
+        let clock = ManualClock()
+        let e = try engine(clock)
+        let t1 = try e.commit([set("c/a", [:])], in: db, auth: .admin).commitTime
+        clock.advance(seconds: 1)
+        try e.clear(db)
+        clock.advance(seconds: 1)
+        #expect(throws: FirestoreError.failedPrecondition("The requested 'read_time' is too old.")) {
+            try e.getDocument(path("c/a"), in: db, consistency: .readTime(t1), auth: .admin)
+        }
+        let other = DatabaseID(project: "demo-other")
+        let t2 = try e.commit([set("c/b", [:])], in: other, auth: .admin).commitTime
+        #expect(try e.getDocument(path("c/b"), in: other, consistency: .readTime(t2), auth: .admin).value.path == path("c/b"))
+        let fine = Timestamp(seconds: t2.seconds, nanos: t2.nanos + 500)
+        #expect(throws: FirestoreError.invalidArgument("timestamp cannot have more than microseconds precision")) {
+            try e.getDocument(path("c/b"), in: other, consistency: .readTime(fine), auth: .admin)
         }
     }
 

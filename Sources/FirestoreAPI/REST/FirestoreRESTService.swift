@@ -126,7 +126,12 @@ struct QueryParameters {
     }
 
     /// The read consistency from `transaction` (base64) or `readTime` (RFC 3339).
+    /// - Throws: `.invalidArgument` when both are given (one `consistency_selector` oneof),
+    ///   with the text the JSON-body methods answer, or for a malformed value.
     func consistency() throws(FirestoreError) -> ReadConsistency {
+        if self["transaction"] != nil && self["readTime"] != nil {
+            throw .invalidArgument("Only one of transaction, newTransaction and readTime may be set.")
+        }
         if let t = self["transaction"] {
             guard let bytes = Base64.decode(t) else { throw .invalidArgument("Invalid value at 'transaction' (TYPE_BYTES).") }
             return .transaction(bytes)
