@@ -6,7 +6,7 @@ Usage:
     python3 scripts/record_conformance.py [--host 127.0.0.1:8089] [--out Tests/Conformance]
 
 Talks REST v1 only (urllib, stdlib) with `Authorization: Bearer owner`, project
-`demo-conformance`. Writes four JSON files:
+`demo-conformance`. Writes five JSON files (`--only NAME…` re-records some of them):
 
   value_ordering.json  every value type and edge, the emulator's ascending order and which
                        values compare equal (groups found with inclusive startAt/endAt cursors)
@@ -14,8 +14,17 @@ Talks REST v1 only (urllib, stdlib) with `Authorization: Bearer owner`, project
                        error status the emulator answers
   json_roundtrip.json  values written and read back: the exact JSON the emulator emits
                        (number text kept verbatim), or the error it answers
+  aggregation_cases.json  a dataset and runAggregationQuery requests (aliases, limits and the
+                       implicit order of summed fields, overflow, errors) with the emulator's answers
   transforms.json      commits with field transforms / masks / preconditions on given
                        documents: write results and the resulting documents
+  rest_paths.json      document ids with ':', '%', spaces, '@', '+', '=', UTF-8 and '%2F' in REST paths,
+                       beside the custom verbs (`…/c/a:b:listCollectionIds`): what each call answers
+  limits.json          writes at and just past each size limit (value, field name, nesting,
+                       document size, document name, request size) on every REST write path:
+                       the status and error the emulator answers
+
+`--only FILE…` records just those files instead of all of them.
 
 Numbers in emulator responses are kept as their exact text (e.g. `1.0E21`), so the files
 show the emulator's formatting. Clock readings are replaced by placeholders (`<commitTime>`,
@@ -561,6 +570,40 @@ QUERIES = [
     ("error: negative limit", Q(limit=-1)),
     ("error: negative offset", Q(offset=-1)),
     ("error: not-in with 11 values", Q(ff("a", "NOT_IN", arr(*[i(k) for k in range(11)])))),
+    ("not-in with 10 values", Q(ff("a", "NOT_IN", arr(*[i(k) for k in range(10)])))),
+    ("in with 30 values", Q(ff("a", "IN", arr(*[i(k) for k in range(30)])))),
+    ("error: in with 31 values", Q(ff("a", "IN", arr(*[i(k) for k in range(31)])))),
+    ("error: array-contains-any with 31 values", Q(ff("arr", "ARRAY_CONTAINS_ANY", arr(*[i(k) for k in range(31)])))),
+    ("error: not-in with empty array", Q(ff("a", "NOT_IN", arr()))),
+    ("error: array-contains-any with non-array", Q(ff("arr", "ARRAY_CONTAINS_ANY", i(3)))),
+    ("error: array-contains with array-contains-any", Q(AND(ff("arr", "ARRAY_CONTAINS", i(1)), ff("arr", "ARRAY_CONTAINS_ANY", arr(i(3)))))),
+    ("error: two array-contains", Q(AND(ff("arr", "ARRAY_CONTAINS", i(1)), ff("arr", "ARRAY_CONTAINS", i(2))))),
+    ("error: two array-contains-any", Q(AND(ff("arr", "ARRAY_CONTAINS_ANY", arr(i(1))), ff("a", "ARRAY_CONTAINS_ANY", arr(i(2)))))),
+    ("array-contains OR array-contains-any (one per disjunction)", Q(OR(ff("arr", "ARRAY_CONTAINS", i(1)), ff("arr", "ARRAY_CONTAINS_ANY", arr(i(3)))))),
+    ("error: array-contains AND (array-contains OR b == true)", Q(AND(ff("arr", "ARRAY_CONTAINS", i(1)), OR(ff("arr", "ARRAY_CONTAINS", i(2)), ff("b", "EQUAL", TRUE))))),
+    ("array-contains with in", Q(AND(ff("arr", "ARRAY_CONTAINS", i(3)), ff("a", "IN", arr(i(2), i(3)))))),
+    ("error: not-in with in", Q(AND(ff("a", "NOT_IN", arr(i(1))), ff("s", "IN", arr(s("apple")))))),
+    ("error: not-in with array-contains-any", Q(AND(ff("a", "NOT_IN", arr(i(1))), ff("arr", "ARRAY_CONTAINS_ANY", arr(i(3)))))),
+    ("error: not-in inside OR", Q(OR(ff("a", "NOT_IN", arr(i(1))), ff("b", "EQUAL", TRUE)))),
+    ("error: not-in with an OR beside it", Q(AND(ff("a", "NOT_IN", arr(i(1))), OR(ff("b", "EQUAL", TRUE), ff("s", "EQUAL", s("x")))))),
+    ("not-in with array-contains", Q(AND(ff("a", "NOT_IN", arr(i(1))), ff("arr", "ARRAY_CONTAINS", i(3))))),
+    ("!= inside OR", Q(OR(ff("a", "NOT_EQUAL", i(1)), ff("b", "EQUAL", TRUE)))),
+    ("!= with in", Q(AND(ff("a", "NOT_EQUAL", i(1)), ff("s", "IN", arr(s("apple"), s("banana")))))),
+    ("error: != and not-in on one field", Q(AND(ff("a", "NOT_EQUAL", i(3)), ff("a", "NOT_IN", arr(i(1)))))),
+    ("error: two != on one field", Q(AND(ff("a", "NOT_EQUAL", i(3)), ff("a", "NOT_EQUAL", i(4))))),
+    ("error: IS_NOT_NULL with not-in", Q(AND(uf("a", "IS_NOT_NULL"), ff("s", "NOT_IN", arr(s("x")))))),
+    ("!= with a range on another field", Q(AND(ff("a", "NOT_EQUAL", i(3)), ff("s", "GREATER_THAN", s("a"))))),
+    ("error: two not-in and in (the negation check comes first)", Q(AND(ff("a", "NOT_IN", arr(i(1))), ff("s", "NOT_IN", arr(s("x"))), ff("b", "IN", arr(TRUE))))),
+    ("error: not-in with 11 values beside in (the conflict comes first)", Q(AND(ff("a", "NOT_IN", arr(*[i(k) for k in range(11)])), ff("s", "IN", arr(s("x")))))),
+    ("error: two array-contains and in with 31 values (values come first)", Q(AND(ff("arr", "ARRAY_CONTAINS", i(1)), ff("m", "ARRAY_CONTAINS", i(1)), ff("a", "IN", arr(*[i(k) for k in range(31)]))))),
+    ("error: two array-contains and 36 disjunctions (array-contains comes first)", Q(AND(ff("arr", "ARRAY_CONTAINS", i(1)), ff("m", "ARRAY_CONTAINS", i(1)), ff("a", "IN", arr(*[i(k) for k in range(6)])), ff("b", "IN", arr(*[i(k) for k in range(6)]))))),
+    ("in 5 values x in 6 values (30 disjunctions)", Q(AND(ff("a", "IN", arr(*[i(k) for k in range(5)])), ff("s", "IN", arr(*[s(str(k)) for k in range(6)]))))),
+    ("error: in 6 values x in 6 values (36 disjunctions)", Q(AND(ff("a", "IN", arr(*[i(k) for k in range(6)])), ff("s", "IN", arr(*[s(str(k)) for k in range(6)]))))),
+    ("in with repeated values x in 6 values (repeats count once)", Q(AND(ff("a", "IN", arr(*[i(k % 3) for k in range(6)])), ff("s", "IN", arr(*[s(str(k)) for k in range(6)]))))),
+    ("error: OR of 31 equalities", Q(OR(*[ff("a", "EQUAL", i(k)) for k in range(31)]))),
+    ("OR of 31 identical equalities (counted once)", Q(OR(*[ff("a", "EQUAL", i(1)) for k in range(31)]))),
+    ("error: in 20 values OR in 11 values", Q(OR(ff("a", "IN", arr(*[i(k) for k in range(20)])), ff("s", "IN", arr(*[s(str(k)) for k in range(11)]))))),
+    ("error: (6 ORs) AND (6 ORs)", Q(AND(OR(*[ff("a", "EQUAL", i(k)) for k in range(6)]), OR(*[ff("s", "EQUAL", s(str(k))) for k in range(6)])))),
 ]
 
 
@@ -586,6 +629,167 @@ def record_queries(emu):
                        "runQuery with parent = documents root unless `parent` names a document; `result` is the ids in the emulator's order, "
                        "`error` the status it answered.",
         "dataset": DATASET,
+        "cases": cases,
+    }
+
+
+# --------------------------------------------------------------------------- aggregation_cases.json
+
+def _grid():
+    """25 documents a, b in 0…4 with stats.product = a*b (google-cloud-firestore's query_docs)."""
+    out = {}
+    k = 0
+    for a in range(5):
+        for b in range(5):
+            # Names run against the product order, so a limit in name order would differ.
+            out[f"grid/g{24 - k:02d}"] = {"a": i(a), "b": i(b), "stats": mpd({"product": i(a * b)})}
+            k += 1
+    return out
+
+
+AGG_DATASET = {
+    **_grid(),
+    "mixed/n0": {"x": i(5), "y": i(1)},
+    "mixed/n1": {"x": i(1), "y": i(7)},
+    "mixed/n2": {"y": i(100)},
+    "mixed/n3": {"x": s("str"), "y": i(3)},
+    "mixed/n4": {"x": i(3)},
+    "mixed/n5": {"x": i(2), "y": i(2)},
+    "mixed/n6": {"x": NULL, "y": i(50)},
+    "mixed/n7": {"x": i(4), "y": i(4)},
+    "three/d0": {"b": i(3), "m": i(1), "z": i(2), "w": i(0)},
+    "three/d1": {"b": i(1), "m": i(3), "z": i(1), "w": i(10)},
+    "three/d2": {"b": i(2), "m": i(2), "z": i(3), "w": i(20)},
+    "three/d3": {"b": i(1), "m": i(1), "z": i(3), "w": i(30)},
+    "three/d4": {"b": i(3), "m": i(3), "z": i(3), "w": i(40)},
+    "three/d5": {"b": i(2), "m": i(1), "z": i(1), "w": i(50)},
+    "big/b0": {"v": i(9223372036854775807), "u": i(-9223372036854775808)},
+    "big/b1": {"v": i(1), "u": i(-1)},
+    "big/b2": {"v": i(-1), "u": i(1)},
+    "big/b3": {"v": i(9223372036854775807), "u": i(-9223372036854775808)},
+    "dbl/e0": {"v": d(n("1.5")), "w": d("NaN"), "z": d("Infinity"), "n": d(n("-0.0"))},
+    "dbl/e1": {"v": i(2), "w": i(1), "z": d("-Infinity"), "n": d(n("-0.0"))},
+    "dbl/e2": {"v": d(n("0.1")), "w": i(2), "z": i(1), "n": d(n("-0.0"))},
+    "dbl/e3": {"v": d(n("0.2")), "w": s("x"), "z": i(1)},
+}
+
+
+def S(field, alias=None):
+    a = {"sum": {"field": {"fieldPath": field}}}
+    if alias is not None:
+        a["alias"] = alias
+    return a
+
+
+def AVG(field, alias=None):
+    a = {"avg": {"field": {"fieldPath": field}}}
+    if alias is not None:
+        a["alias"] = alias
+    return a
+
+
+def CNT(alias=None, up_to=None):
+    a = {"count": {} if up_to is None else {"upTo": str(up_to)}}
+    if alias is not None:
+        a["alias"] = alias
+    return a
+
+
+def AQ(coll, aggregations, **extra):
+    q = {"from": [{"collectionId": coll}], **extra}
+    out = {"structuredQuery": q}
+    if aggregations is not None:
+        out["aggregations"] = aggregations
+    return out
+
+
+AGG_CASES = [
+    ("count", AQ("grid", [CNT("c")])),
+    ("sum, avg, count without aliases (field_1…)", AQ("grid", [CNT(), S("stats.product"), AVG("stats.product")])),
+    ("empty aliases are unnamed", AQ("grid", [CNT(""), S("a", "")])),
+    ("explicit field_2 beside an unnamed one", AQ("grid", [CNT("field_2"), CNT()])),
+    ("sum over 25 (google test: 100)", AQ("grid", [S("stats.product", "total")])),
+    ("limit 12 then sum (the 12 smallest: 5)", AQ("grid", [S("stats.product", "total")], limit=12)),
+    ("limit 12 then avg (5/12)", AQ("grid", [AVG("stats.product", "total")], limit=12)),
+    ("limit 2 then count", AQ("grid", [CNT("total")], limit=2)),
+    ("limit 12: count beside sum", AQ("grid", [CNT("c"), S("stats.product", "s")], limit=12)),
+    ("limit 12: sum b and sum stats.product (ordered by b, then stats.product)", AQ("grid", [S("b", "s"), S("stats.product", "t")], limit=12)),
+    ("limit 3 sum a", AQ("grid", [S("a", "s")], limit=3)),
+    ("orderBy a desc limit 3 sum a", AQ("grid", [S("a", "s")], limit=3, orderBy=[desc("a")])),
+    ("orderBy a desc limit 3 sum b (b follows the last direction)", AQ("grid", [S("b", "s")], limit=3, orderBy=[desc("a")])),
+    ("a == 1 sum stats.product", AQ("grid", [S("stats.product", "s")], where=ff("a", "EQUAL", i(1)))),
+    ("count upTo 3 limit 5", AQ("grid", [CNT("c", 3)], limit=5)),
+    ("count upTo 30", AQ("grid", [CNT("c", 30)])),
+    ("offset 20 count", AQ("grid", [CNT("c")], offset=20)),
+    ("missing field excluded from count beside sum", AQ("mixed", [CNT("cnt"), S("x", "s")])),
+    ("missing field excluded from count beside avg", AQ("mixed", [CNT("cnt"), AVG("x", "a")])),
+    ("count alone counts all", AQ("mixed", [CNT("cnt")])),
+    ("limit 3: count and sum x (null sorts first)", AQ("mixed", [CNT("cnt"), S("x", "s")], limit=3)),
+    ("orderBy y limit 2 sum x", AQ("mixed", [S("x", "s")], limit=2, orderBy=[asc("y")])),
+    ("orderBy y desc limit 2 sum x (n2 lacks x)", AQ("mixed", [S("x", "s")], limit=2, orderBy=[desc("y")])),
+    ("sum x and y: documents with both", AQ("mixed", [S("x", "s"), S("y", "t")], limit=10)),
+    ("sum y, sum x limit 2 (lexicographic x, y)", AQ("mixed", [S("y", "t"), S("x", "s")], limit=2)),
+    ("y > 2 limit 2 sum x (inequality field first)", AQ("mixed", [S("x", "s"), CNT("cnt")], limit=2, where=ff("y", "GREATER_THAN", i(2)))),
+    ("sum x, avg x limit 3", AQ("mixed", [S("x", "s"), AVG("x", "a")], limit=3)),
+    ("avg of strings and null only", AQ("mixed", [AVG("x", "a")], where=ff("x", "EQUAL", s("str")))),
+    ("avg of a missing field", AQ("mixed", [AVG("zz", "a")])),
+    ("sum of a missing field", AQ("mixed", [S("zz", "s")])),
+    ("sum z, m, b limit 2", AQ("three", [S("z", "z"), S("m", "m"), S("b", "b")], limit=2)),
+    ("sum z, m, w limit 2", AQ("three", [S("z", "z"), S("m", "m"), S("w", "w")], limit=2)),
+    ("orderBy z desc limit 2 sum w", AQ("three", [S("w", "w")], limit=2, orderBy=[desc("z")])),
+    ("orderBy z desc limit 2 sum w, m", AQ("three", [S("w", "w"), S("m", "m")], limit=2, orderBy=[desc("z")])),
+    ("offset 2 sum w", AQ("three", [S("w", "w")], offset=2)),
+    ("offset 2 limit 2 sum w", AQ("three", [S("w", "w")], offset=2, limit=2)),
+    ("z == 3 limit 2 sum b, w", AQ("three", [S("b", "b"), S("w", "w")], limit=2, where=ff("z", "EQUAL", i(3)))),
+    ("int overflow becomes a double", AQ("big", [S("v", "s")])),
+    ("int underflow becomes a double", AQ("big", [S("u", "s")])),
+    ("max + 1 - 1 (order of summation)", AQ("big", [S("v", "s")], where=ff("v", "LESS_THAN", i(9223372036854775807)))),
+    ("avg of huge ints", AQ("big", [AVG("v", "a")])),
+    ("limit 3 sum v (-1, 1, max)", AQ("big", [S("v", "s")], limit=3)),
+    ("sum mixes int and double", AQ("dbl", [S("v", "s"), AVG("v", "a")])),
+    ("sum with NaN", AQ("dbl", [S("w", "s"), AVG("w", "a")])),
+    ("sum Infinity + -Infinity", AQ("dbl", [S("z", "s"), AVG("z", "a")])),
+    ("sum of -0.0", AQ("dbl", [S("n", "s"), AVG("n", "a")])),
+    ("5 aggregations", AQ("grid", [CNT(f"a{k}") for k in range(5)])),
+    ("error: 6 aggregations", AQ("grid", [CNT(f"a{k}") for k in range(6)])),
+    ("error: no aggregations", AQ("grid", [])),
+    ("error: aggregations absent", AQ("grid", None)),
+    ("error: duplicate alias", AQ("grid", [CNT("total"), CNT("total")])),
+    ("error: duplicate alias across kinds", AQ("grid", [CNT("total"), S("a", "total"), CNT("x")])),
+    ("error: explicit field_1 beside an unnamed one", AQ("grid", [CNT("field_1"), CNT()])),
+    ("error: unnamed then explicit field_1", AQ("grid", [CNT(), CNT("field_1")])),
+    ("error: upTo negative", AQ("grid", [CNT("c", -1)])),
+    ("upTo 0", AQ("grid", [CNT("c", 0)])),
+    ("error: sum of __name__", AQ("grid", [S("__name__", "s")])),
+    ("error: aggregation without operator", AQ("grid", [{"alias": "x"}])),
+    ("error: sum without field", AQ("grid", [{"alias": "x", "sum": {}}])),
+    ("error: reserved alias __x__", AQ("grid", [CNT("__x__")])),
+    ("error: reserved alias before a duplicate", AQ("grid", [CNT("t"), CNT("t"), CNT("__name__")])),
+    ("aliases __, ___, ____, __x and \"a.b c\" are not reserved", AQ("grid", [CNT("__"), CNT("___"), CNT("____"), CNT("__x"), CNT("a.b c")])),
+    ("alias of 1500 bytes", AQ("grid", [CNT("\u00e9" * 750)])),
+    ("error: alias of 1502 bytes", AQ("grid", [CNT("\u00e9" * 751)])),
+]
+
+
+def record_aggregations(emu):
+    emu.clear()
+    for path, fields in AGG_DATASET.items():
+        status, body = emu.patch(path, fields)
+        assert status == 200, (path, body)
+    cases = []
+    for name, saq in AGG_CASES:
+        status, body = emu.call("POST", f"/v1/{DOCS}:runAggregationQuery", {"structuredAggregationQuery": saq})
+        case = {"name": name, "structuredAggregationQuery": saq}
+        if status == 200:
+            case["result"] = body[0]["result"]["aggregateFields"]
+        else:
+            case["error"] = error_of(body)
+        cases.append(case)
+    return {
+        "description": "Dataset: documents at the given paths, written with PATCH. Each case ran as runAggregationQuery "
+                       "with parent = documents root; `result` is the aggregateFields the emulator answered (number text "
+                       "verbatim), `error` the status and message it answered.",
+        "dataset": AGG_DATASET,
         "cases": cases,
     }
 
@@ -684,6 +888,17 @@ WRITE_CASES = [
     ("legacy transform write", {"n": i(1)}, {"transform": {"fieldTransforms": [tr("n", "increment", i(2))]}}),
     ("legacy transform on missing doc", None, {"transform": {"fieldTransforms": [tr("n", "increment", i(2))]}}),
     ("set reserved field name", None, {"update": {"fields": {"__x__": i(1)}}}),
+    ("update with a later updateTime", {"a": i(1)}, {"update": {"fields": {"a": i(2)}}, "currentDocument": {"updateTime": "2099-01-01T00:00:00Z"}}),
+    ("delete with a later updateTime", {"a": i(1)}, {"delete": True, "currentDocument": {"updateTime": "2099-01-01T00:00:00Z"}}),
+    ("verify with a later updateTime", {"a": i(1)}, {"verify": True, "currentDocument": {"updateTime": "2099-01-01T00:00:00Z"}}),
+    ("delete with an earlier updateTime", {"a": i(1)}, {"delete": True, "currentDocument": {"updateTime": "2000-01-01T00:00:00Z"}}),
+    ("verify with an earlier updateTime", {"a": i(1)}, {"verify": True, "currentDocument": {"updateTime": "2000-01-01T00:00:00Z"}}),
+    ("later updateTime on a missing doc", None, {"delete": True, "currentDocument": {"updateTime": "2099-01-01T00:00:00Z"}}),
+    ("updateTime with nanoseconds", {"a": i(1)}, {"delete": True, "currentDocument": {"updateTime": "2000-01-01T00:00:00.000000001Z"}}),
+    ("update exists=true on missing", None, {"update": {"fields": {"a": i(2)}}, "currentDocument": {"exists": True}}),
+    ("delete exists=false on existing", {"a": i(1)}, {"delete": True, "currentDocument": {"exists": False}}),
+    ("verify exists=true on missing", None, {"verify": True, "currentDocument": {"exists": True}}),
+    ("verify exists=false on existing", {"a": i(1)}, {"verify": True, "currentDocument": {"exists": False}}),
 ]
 
 
@@ -772,6 +987,186 @@ def record_transforms(emu):
     }
 
 
+# --------------------------------------------------------------------------- limits.json
+#
+# Long strings are written compactly and expanded before sending (the Swift runner does the
+# same): a JSON string value may be {"$repeat": [text, count]}, an object key "$repeat:<c>:<n>"
+# is <c> repeated n times, and a document "name" (or a step "path") may be a list of segments
+# joined with "/".
+
+def RP(text, count):
+    return {"$repeat": [text, count]}
+
+
+def expand(x):
+    if isinstance(x, dict):
+        if set(x) == {"$repeat"}:
+            text, count = x["$repeat"]
+            return text * count
+        out = {}
+        for k, v in x.items():
+            if k.startswith("$repeat:"):
+                _, c, n_ = k.split(":")
+                k = c * int(n_)
+            out[k] = expand(v)
+        return out
+    if isinstance(x, list):
+        return [expand(v) for v in x]
+    return x
+
+
+def doc_name(segments):
+    return {"$name": segments}
+
+
+def expand_names(x):
+    """{"$name": [segments]} -> the full document name."""
+    if isinstance(x, dict):
+        if set(x) == {"$name"}:
+            return f"{DOCS}/" + "/".join(expand(s) for s in x["$name"])
+        return {k: expand_names(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [expand_names(v) for v in x]
+    return x
+
+
+def nest(levels, alternating=False):
+    v = i(1)
+    for k in range(levels):
+        v = arr(v) if alternating and k % 2 == 1 else mpd({"m": v})
+    return v
+
+
+def upd(segments, fields):
+    return {"update": {"name": doc_name(segments), "fields": fields}}
+
+
+def commit_step(*writes):
+    return {"method": "POST", "path": ":commit", "body": {"writes": list(writes)}}
+
+
+X1500 = RP("x", 1500)
+# name size: 16 + 5 x "c" (2) + 4 x 1,501 + (tail + 1) = 6,144 for a 113-byte tail.
+NAME_6144 = ["c", X1500, "c", X1500, "c", X1500, "c", X1500, "c", RP("y", 113)]
+NAME_6145 = ["c", X1500, "c", X1500, "c", X1500, "c", X1500, "c", RP("y", 114)]
+# document size: name lim/d (16 + 4 + 2 = 22) + fields a (2 + 600,001) + b (2 + n + 1) + 32.
+FILL = 1048576 - 22 - 32 - 2 - 600001 - 3
+
+LIMIT_CASES = [
+    ("string value of 1,048,487 bytes", [commit_step(upd(["lim", "v1"], {"a": {"stringValue": RP("x", 1048487)}}))]),
+    ("string value of 1,048,488 bytes", [commit_step(upd(["lim", "v2"], {"a": {"stringValue": RP("x", 1048488)}}))]),
+    ("bytes value of 1,048,488 bytes", [commit_step(upd(["lim", "v3"], {"b": {"bytesValue": RP("eHh4", 349496)}}))]),
+    ("over-long string in an array", [commit_step(upd(["lim", "v4"], {"a": arr({"stringValue": RP("x", 1048488)})}))]),
+    ("over-long string in a map", [commit_step(upd(["lim", "v5"], {"m": mpd({"x": {"stringValue": RP("x", 1048488)}})}))]),
+    ("field name of 1,500 bytes", [commit_step(upd(["lim", "f1"], {"$repeat:k:1500": NULL}))]),
+    ("field name of 1,501 bytes", [commit_step(upd(["lim", "f2"], {"$repeat:k:1501": NULL}))]),
+    ("map key of 1,501 bytes", [commit_step(upd(["lim", "f3"], {"m": mpd({"$repeat:k:1501": NULL})}))]),
+    ("20 nested maps in one field", [commit_step(upd(["lim", "n1"], {"top": nest(20)}))]),
+    ("21 nested maps in one field", [commit_step(upd(["lim", "n2"], {"top": nest(21)}))]),
+    ("20 nested maps and arrays in one field", [commit_step(upd(["lim", "n3"], {"top": nest(20, True)}))]),
+    ("21 nested maps and arrays in one field", [commit_step(upd(["lim", "n4"], {"top": nest(21, True)}))]),
+    ("document of exactly 1,048,576 bytes",
+     [commit_step(upd(["lim", "d"], {"a": {"stringValue": RP("x", 600000)}, "b": {"stringValue": RP("x", FILL)}}))]),
+    ("document of 1,048,577 bytes",
+     [commit_step(upd(["lim", "d"], {"a": {"stringValue": RP("x", 600000)}, "b": {"stringValue": RP("x", FILL + 1)}}))]),
+    ("a transform that grows the document past 1 MiB",
+     [commit_step(upd(["lim", "t"], {"a": arr({"stringValue": RP("x", 600000)})})),
+      commit_step({"transform": {"document": doc_name(["lim", "t"]), "fieldTransforms": [
+          {"fieldPath": "a", "appendMissingElements": {"values": [{"stringValue": RP("y", 600000)}]}}]}})]),
+    ("UpdateDocument (PATCH) with an over-long string",
+     [{"method": "PATCH", "path": "/lim/p1", "body": {"fields": {"a": {"stringValue": RP("x", 1048488)}}}}]),
+    ("CreateDocument with 21 nested maps",
+     [{"method": "POST", "path": "/lim?documentId=p2", "body": {"fields": {"top": nest(21)}}}]),
+    ("BatchWrite with a document over 1 MiB",
+     [{"method": "POST", "path": ":batchWrite", "body": {"writes": [
+         upd(["lim", "b1"], {"a": {"stringValue": RP("x", 600000)}, "b": {"stringValue": RP("x", 600000)}})]}}]),
+    ("document name of 6,144 bytes", [commit_step(upd(NAME_6144, {}))]),
+    ("document name of 6,145 bytes", [commit_step(upd(NAME_6145, {}))]),
+    ("commit of 5 MB (five 1,000,000-byte documents)",
+     [commit_step(*[upd(["lim", f"r{k}"], {"s": {"stringValue": RP("x", 1000000)}}) for k in range(5)])]),
+    ("commit of 11 MB (eleven 1,000,000-byte documents)",
+     [commit_step(*[upd(["lim", f"q{k}"], {"s": {"stringValue": RP("x", 1000000)}}) for k in range(11)])]),
+]
+
+
+def record_limits(emu):
+    emu.clear()
+    cases = []
+    for k, (note, steps) in enumerate(LIMIT_CASES):
+        outcomes = []
+        for step in steps:
+            path = step["path"]
+            status, body = emu.call(step["method"], f"/v1/{DOCS}{path}", expand(expand_names(step["body"])))
+            outcome = {"status": status}
+            if status != 200:
+                outcome["error"] = error_of(body)
+            elif step["path"] == ":batchWrite":
+                outcome["writeStatus"] = [st.get("code", 0) for st in body["status"]]
+                outcome["writeMessages"] = [st.get("message", "") for st in body["status"]]
+            outcomes.append(outcome)
+        cases.append({"id": f"l{k:03d}", "note": note, "steps": steps, "expect": outcomes})
+    return {
+        "description": "Writes at and just past each documented limit (https://firebase.google.com/docs/firestore/quotas, "
+                       "https://firebase.google.com/docs/firestore/storage-size), sent in order over REST to a cleared "
+                       "database. `expect` holds one outcome per step: the HTTP status and the error, or for BatchWrite the "
+                       "per-write codes. A string {\"$repeat\": [text, n]} is text repeated n times, an object key "
+                       "\"$repeat:c:n\" is c repeated n times, and {\"$name\": [segments]} is the document name under "
+                       "the database's documents root.",
+        "cases": cases,
+    }
+
+
+# --------------------------------------------------------------------------- rest_paths.json
+
+ID_CHARACTERS = ["a:b", "a%3Ac", "a%20b", "a@b", "a+b", "a=b", "h%C3%A9llo", "x:runQuery", "a:b:c", "a%25b",
+                 "a:commit", "a:", "a,b;c", "a(b)~*$&!'"]
+
+REST_PATH_STEPS = (
+    [step for id_ in ID_CHARACTERS for step in (
+        ("PATCH", f"/ids/{id_}", {"fields": {"x": i(1)}}), ("GET", f"/ids/{id_}", None))]
+    + [("PATCH", "/ids/a%2Fb", {"fields": {}}), ("GET", "/ids/a%2Fb", None), ("DELETE", "/ids/a%2Fb", None),
+       ("POST", "/ids/a:b/sub?documentId=s1", {"fields": {}}),
+       ("GET", "/ids/a:b/sub", None),
+       ("POST", "/ids/a:b:listCollectionIds", {}),
+       ("POST", "/ids/a:b:runQuery", {"structuredQuery": {"from": [{"collectionId": "sub"}]}}),
+       ("POST", "/ids/x:runQuery", {"structuredQuery": {"from": [{"collectionId": "sub"}]}}),
+       ("POST", "/ids:b?documentId=z", {"fields": {}}),
+       ("GET", "/ids:b", None),
+       ("POST", "/ids/a%3Ab:listCollectionIds", {}),
+       ("DELETE", "/ids/a:b", None), ("GET", "/ids/a:b", None),
+       ("DELETE", "/ids/x:runQuery", None), ("GET", "/ids/x:runQuery", None),
+       ("POST", ":listCollectionIds", {}),
+       ("POST", ":runQuery", {"structuredQuery": {"from": [{"collectionId": "sub"}], "orderBy": [{"field": {"fieldPath": "__name__"}}]}}),
+       ("POST", ":commit", {}),
+       ("POST", "/ids/a:unknownVerb", {})]
+)
+
+
+def record_rest_paths(emu):
+    emu.clear()
+    cases = []
+    for k, (method, path, body) in enumerate(REST_PATH_STEPS):
+        status, reply = emu.call(method, f"/v1/{DOCS}{path}", body)
+        outcome = {"status": status}
+        if status != 200:
+            outcome["errorStatus"] = error_of(reply)["status"]
+        elif isinstance(reply, list):
+            outcome["names"] = [e["document"]["name"] for e in reply if "document" in e]
+        elif isinstance(reply, dict) and "documents" in reply:
+            outcome["names"] = [d["name"] for d in reply["documents"]]
+        elif isinstance(reply, dict) and "collectionIds" in reply:
+            outcome["collectionIds"] = reply["collectionIds"]
+        elif isinstance(reply, dict) and "name" in reply:
+            outcome["name"] = reply["name"]
+        cases.append({"id": f"p{k:03d}", "method": method, "path": path, "body": body, "expect": outcome})
+    return {
+        "description": "REST calls sent in order to a cleared database; `path` follows /v1/{database}/documents, "
+                       "percent-encoding as sent. `expect`: the HTTP status and, on success, the document `name`, "
+                       "the listed or queried `names`, or the `collectionIds`; on failure the error status.",
+        "cases": cases,
+    }
+
+
 # --------------------------------------------------------------------------- main
 
 def main():
@@ -780,6 +1175,7 @@ def main():
     parser.add_argument("--host", default="127.0.0.1:8089")
     parser.add_argument("--out", default=os.path.join(here, "..", "Tests", "Conformance"))
     parser.add_argument("--emulator-version", default="", help="recorded in each file's `recordedWith`")
+    parser.add_argument("--only", nargs="*", default=None, help="file names to re-record (default: all)")
     args = parser.parse_args()
     emu = Emulator(args.host)
     os.makedirs(args.out, exist_ok=True)
@@ -788,8 +1184,13 @@ def main():
         ("value_ordering.json", record_ordering, 3),
         ("json_roundtrip.json", record_roundtrip, 3),
         ("query_cases.json", record_queries, 3),
+        ("aggregation_cases.json", record_aggregations, 3),
         ("transforms.json", record_transforms, 3),
+        ("limits.json", record_limits, 4),
+        ("rest_paths.json", record_rest_paths, 3),
     ]:
+        if args.only is not None and filename not in args.only:
+            continue
         data = {"recordedWith": recorded_with, **recorder(emu)}
         with open(os.path.join(args.out, filename), "w", encoding="utf-8") as f:
             f.write(dumps(data, inline_depth=inline_depth) + "\n")

@@ -48,8 +48,16 @@ public protocol DocumentStore: Sendable {
     /// - Throws: `.internalError` when storage fails.
     func collectVersions(endedBefore horizon: Timestamp, limit: Int) throws(FirestoreError) -> Int
 
-    /// Deletes every document of `database`, and its history (the emulator's "clear" endpoint).
-    func deleteAll(in database: DatabaseID) throws(FirestoreError)
+    /// Deletes every document of `database`, and its history (the emulator's "clear" endpoint,
+    /// an import). `time` becomes the database's `historyHorizon`: the state before it is gone.
+    func deleteAll(in database: DatabaseID, at time: Timestamp) throws(FirestoreError)
+
+    /// The earliest read time at which point-in-time reads of `database` are exact, or nil
+    /// when its history is complete since the store began: the latest clear or import of the
+    /// database, the moment a store that kept no versions started keeping them, or the
+    /// upgrade of a file that predates version history. Reads before it must be refused.
+    /// - Throws: `.internalError` when storage fails.
+    func historyHorizon(in database: DatabaseID) throws(FirestoreError) -> Timestamp?
 
     /// The greatest commit time ever recorded (persisted across restarts), or nil for a new store.
     func lastCommitTime() throws(FirestoreError) -> Timestamp?

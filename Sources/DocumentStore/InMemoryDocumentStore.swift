@@ -12,6 +12,8 @@ public final class InMemoryDocumentStore: DocumentStore, @unchecked Sendable {
     // `lock` is held; snapshots receive value copies.
     private let lock = NSLock()
     private var databases: [DatabaseID: [ResourcePath: Document]] = [:]
+    /// The latest clear of each database: reads before it are refused (`historyHorizon`).
+    private var horizons: [DatabaseID: Timestamp] = [:]
     /// Superseded versions in commit order: each was its path's state for
     /// `document.updateTime <= t < end`.
     private var history: [(database: DatabaseID, document: Document, end: Timestamp)] = []
@@ -80,13 +82,20 @@ public final class InMemoryDocumentStore: DocumentStore, @unchecked Sendable {
         }
     }
 
-    /// Drops every document of `database` and its history.
+    /// Drops every document of `database` and its history; `time` becomes its horizon.
     /// - Throws: `.internalError` after `close()`.
-    public func deleteAll(in database: DatabaseID) throws(FirestoreError) {
+    public func deleteAll(in database: DatabaseID, at time: Timestamp) throws(FirestoreError) {
         try withOpenState {
             databases[database] = nil
             history.removeAll { $0.database == database }
+            horizons[database] = max(horizons[database] ?? time, time)
         }
+    }
+
+    /// The latest clear of `database`, if any (this store keeps every version from its start).
+    /// - Throws: `.internalError` after `close()`.
+    public func historyHorizon(in database: DatabaseID) throws(FirestoreError) -> Timestamp? {
+        try withOpenState { horizons[database] }
     }
 
     /// The greatest commit time recorded since the store was created.

@@ -2,30 +2,33 @@ import DocumentStore
 import FirestoreModel
 
 extension FirestoreEngine {
-    /// RunAggregationQuery: count / sum / avg over the query's results (after its offset
-    /// and limit), one value per alias.
+    /// RunAggregationQuery: count / sum / avg over the query's results, one value per alias.
     ///
-    /// `count` is an int (capped by `upTo`); `sum` is an int when every summed value is an
-    /// int and no overflow occurs, else a double (NaN propagates); `avg` is a double, null
-    /// for no numeric values. Non-numeric values are skipped. Source: reference §1.6.
-    /// - Throws: as `runQuery`; `.invalidArgument` for 0 or more than 5 aggregations or
-    ///   duplicate aliases.
+    /// The documents are the query's after its offset and limit, with every `sum`/`avg`
+    /// field ordered on (`StructuredQuery.scanned(for:)`: a document lacking one is not
+    /// aggregated, and `limit(12).sum("x")` sums the 12 smallest `x`). `count` is an int
+    /// (capped by `upTo`); `sum` is an int when every summed value is an int and no overflow
+    /// occurs, else a double (NaN propagates); `avg` is a double, null for no numeric values.
+    /// Non-numeric values are skipped. Source: reference §1.6; the emulator
+    /// (Tests/Conformance/aggregation_cases.json).
+    /// - Throws: as `runQuery`; `.invalidArgument` as `Aggregation.validate` (none, more
+    ///   than 5, duplicate aliases, `__name__` summed or averaged).
     public func runAggregation(
         _ target: QueryTarget, aggregations: [Aggregation], in database: DatabaseID,
         consistency: ReadConsistency = .strong, auth: AuthContext
     ) throws(FirestoreError) -> ReadResult<[String: Value]> {
-        guard (1...5).contains(aggregations.count) else {
-            throw .invalidArgument("Aggregation queries take between 1 and 5 aggregations.")
+        try Aggregation.validate(aggregations)
+        try validate(target)
+        let scan = QueryTarget(parent: target.parent, query: target.query.scanned(for: aggregations))
+        return try read(database, consistency) { (view, readTime) throws(FirestoreError) -> [String: Value] in
+            // Rules see the query as the client sent it, not the scan's implicit order.
+            try authorizeList(target, database: database, auth: auth, time: readTime, view: view)
+            let documents = try view.snapshot.runQuery(scan, in: database).documents
+            if view.recording { for d in documents { view.record(d.path, d) } }
+            var out: [String: Value] = [:]
+            for a in aggregations { out[a.alias] = Self.aggregate(a.kind, over: documents) }
+            return out
         }
-        guard Set(aggregations.map(\.alias)).count == aggregations.count else {
-            throw .invalidArgument("Aggregation aliases must be unique.")
-        }
-        let r = try runQuery(target, in: database, consistency: consistency, auth: auth)
-        var out: [String: Value] = [:]
-        for a in aggregations {
-            out[a.alias] = Self.aggregate(a.kind, over: r.value.documents)
-        }
-        return ReadResult(value: out, readTime: r.readTime, transaction: r.transaction)
     }
 
     /// One aggregation over documents.

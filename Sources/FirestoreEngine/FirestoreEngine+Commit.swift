@@ -26,7 +26,7 @@ extension FirestoreEngine {
     public func commit(_ writes: [Write], in database: DatabaseID, transaction: [UInt8]? = nil, auth: AuthContext)
         throws(FirestoreError) -> CommitResponse
     {
-        for w in writes { try validate(w) }
+        for w in writes { try validate(w, in: database) }
         return try writer.withLock { (state: inout WriterState) throws(FirestoreError) -> CommitResponse in
             var tx: TransactionRegistry.Entry?
             if let id = transaction {
@@ -131,7 +131,7 @@ extension FirestoreEngine {
             results.append(applied.result)
             documents.append(applied.document)
             if let d = applied.document {
-                try DocumentLimits.validate(fields: d.fields, path: path)
+                try DocumentLimits.validate(fields: d.fields, path: path, database: database)
             }
             if !auth.isAdmin {
                 let method = accessMethod(for: w, before: before)
@@ -195,7 +195,7 @@ extension FirestoreEngine {
     }
 
     /// Structural checks of one write, independent of stored state.
-    func validate(_ w: Write) throws(FirestoreError) {
+    func validate(_ w: Write, in database: DatabaseID) throws(FirestoreError) {
         let path = w.path
         try path.validateIDs()
         guard path.isDocument else { throw .invalidArgument("Document path must have an even number of segments: \(path)") }
@@ -222,7 +222,7 @@ extension FirestoreEngine {
             }
         }
         if case .update(_, let fields) = w.operation {
-            try DocumentLimits.validate(fields: fields, path: path)
+            try DocumentLimits.validate(fields: fields, path: path, database: database)
         }
     }
 }

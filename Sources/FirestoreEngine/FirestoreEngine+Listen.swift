@@ -96,7 +96,7 @@ extension FirestoreEngine {
         _ spec: ListenTargetSpec, database: DatabaseID, from resumeTime: Timestamp, to matches: [Document], now: Timestamp
     ) -> [ListenEvent]? {
         do throws(FirestoreError) {
-            try Self.checkedReadTime(resumeTime, now: now, retention: versionRetention)
+            try checkedReadTime(resumeTime, now: now, in: database)
             let past = try store.snapshot(at: resumeTime)
             defer { past.close() }
             var then: [ResourcePath: Timestamp] = [:]

@@ -99,7 +99,7 @@ extension FirestoreEngine {
         under parent: ResourcePath, in database: DatabaseID, readTime: Timestamp? = nil, auth: AuthContext
     ) throws(FirestoreError) -> [String] {
         guard auth.isAdmin else { throw .permissionDenied("Metadata operations require admin authentication.") }
-        let snapshot = try openSnapshot(at: readTime).snapshot
+        let snapshot = try openSnapshot(at: readTime, in: database).snapshot
         defer { snapshot.close() }
         return try snapshot.collectionIDs(under: parent, in: database)
     }
@@ -110,7 +110,7 @@ extension FirestoreEngine {
     /// - Throws: as `checkedReadTime` for a bad read time.
     public func beginTransaction(in database: DatabaseID, mode: TransactionMode) throws(FirestoreError) -> [UInt8] {
         if case .readOnly(let at) = mode {
-            let (snapshot, readTime) = try openSnapshot(at: at)
+            let (snapshot, readTime) = try openSnapshot(at: at, in: database)
             // On refusal the registry drops (and so closes) the snapshot.
             return try transactions.begin(database: database, mode: mode, snapshot: snapshot, readTime: readTime)
         }
@@ -134,23 +134,34 @@ extension FirestoreEngine {
     }
 
     /// Opens a store snapshot and the read time it reflects, under the writer lock so no
-    /// commit can fall between the two. With `readTime`, a point-in-time view at that time
-    /// (checked by `checkedReadTime`); later commits are then strictly after it.
-    func openSnapshot(at readTime: Timestamp? = nil) throws(FirestoreError) -> (snapshot: any StoreSnapshot, readTime: Timestamp) {
+    /// commit can fall between the two. With `readTime`, a point-in-time view of `database`'s
+    /// state at that time (checked by `checkedReadTime`); later commits are then strictly after it.
+    func openSnapshot(at readTime: Timestamp? = nil, in database: DatabaseID? = nil)
+        throws(FirestoreError) -> (snapshot: any StoreSnapshot, readTime: Timestamp)
+    {
         try writer.withLock { (state: inout WriterState) throws(FirestoreError) -> (snapshot: any StoreSnapshot, readTime: Timestamp) in
             guard let readTime else { return (try store.snapshot(), issueReadTime(&state)) }
             let now = issueReadTime(&state)
-            try Self.checkedReadTime(readTime, now: now, retention: versionRetention)
+            try checkedReadTime(readTime, now: now, in: database)
             return (try store.snapshot(at: readTime), readTime)
         }
     }
 
     /// Refuses a `read_time` that production refuses (PartitionQuery, which reads nothing).
     /// - Throws: as `checkedReadTime`.
-    public func checkReadTime(_ readTime: Timestamp?) throws(FirestoreError) {
+    public func checkReadTime(_ readTime: Timestamp?, in database: DatabaseID) throws(FirestoreError) {
         guard let readTime else { return }
         let now = writer.withLock { (state: inout WriterState) in issueReadTime(&state) }
+        try checkedReadTime(readTime, now: now, in: database)
+    }
+
+    /// `checkedReadTime(_:now:retention:)`, and refuses as too old a read time before
+    /// `database`'s history horizon (its latest clear or import, or when history began).
+    func checkedReadTime(_ readTime: Timestamp, now: Timestamp, in database: DatabaseID?) throws(FirestoreError) {
         try Self.checkedReadTime(readTime, now: now, retention: versionRetention)
+        if let database, let horizon = try store.historyHorizon(in: database), readTime < horizon {
+            throw .failedPrecondition("The requested 'read_time' is too old.")
+        }
     }
 
     /// Refuses a `read_time` that production refuses.
@@ -194,7 +205,7 @@ extension FirestoreEngine {
             newID = id
         }
         guard let id = txID else {
-            let (snapshot, readTime) = try openSnapshot(at: pointInTime)
+            let (snapshot, readTime) = try openSnapshot(at: pointInTime, in: database)
             defer { snapshot.close() }
             let view = ReadView(snapshot: snapshot, database: database, recording: false)
             let requestTime = pointInTime == nil ? readTime : max(clock(), readTime)

@@ -93,8 +93,8 @@ public final class FirestoreEngine: Sendable {
     /// - Throws: `.internalError` on storage failure.
     public func clear(_ database: DatabaseID) throws(FirestoreError) {
         try writer.withLock { (state: inout WriterState) throws(FirestoreError) in
-            try store.deleteAll(in: database)
             let t = nextCommitTime(&state)
+            try store.deleteAll(in: database, at: t)
             state.lastCommitTime = t
             notify(CommittedChange(database: database, commitTime: t, changes: [], cleared: true))
         }

@@ -27,61 +27,134 @@ public struct Document: Sendable, Hashable {
     }
 }
 
-/// Limits enforced on stored documents. Source: reference §1.10.
+/// Limits production Firestore enforces on requests, document names and stored documents,
+/// and the documented storage-size calculation they are measured with.
+///
+/// Sources: https://firebase.google.com/docs/firestore/quotas ("Collections, documents, and
+/// fields"; "Writes and transactions": maximum API request size 10 MiB) and
+/// https://firebase.google.com/docs/firestore/storage-size (sizes below); reference §1.10.
+/// Every violation is `INVALID_ARGUMENT`. Messages are production's where it is known (the
+/// document size), else the Cloud Firestore emulator's, whose write validation answers with
+/// production's texts (`The value of property "a" is longer than 1048487 bytes.`).
 public enum DocumentLimits {
-    /// Maximum document size in bytes (1 MiB).
+    /// Maximum size of one API request, in bytes (10 MiB): a REST body, one gRPC message.
+    public static let maxRequestBytes = 10_485_760
+    /// Maximum document size in bytes (1 MiB), as `size(of:path:)` measures it.
     public static let maxDocumentBytes = 1_048_576
-    /// Maximum nesting depth of maps and arrays.
+    /// Maximum document name size in bytes (6 KiB), as `nameSize(of:)` measures it.
+    public static let maxDocumentNameBytes = 6_144
+    /// Maximum nesting of maps and arrays inside one field: a field may hold 20 levels of
+    /// maps/arrays, the 21st is refused (the emulator's count of the documented limit of 20).
     public static let maxDepth = 20
     /// Maximum bytes of a field name or id.
     public static let maxNameBytes = 1500
+    /// Maximum bytes of one string or bytes value (1 MiB − 89).
+    public static let maxValueBytes = 1_048_487
 
-    /// Firestore's storage size of a value in bytes (documented size calculation).
+    /// The storage size of an id: its UTF-8 bytes + 1, or 8 for a numeric id `__id<n>__`.
+    static func size(ofID id: String) -> Int { numericID(id) != nil ? 8 : id.utf8.count + 1 }
+
+    /// The storage size of a document (or collection) name in bytes: the size of each
+    /// collection id and document id in the path, plus 16.
+    /// `users/jeff/tasks/my_task_id` is 6 + 5 + 6 + 11 + 16 = 44 bytes (the storage-size page's example).
+    public static func nameSize(of path: ResourcePath) -> Int {
+        path.segments.reduce(16) { $0 + size(ofID: $1) }
+    }
+
+    /// Firestore's storage size of a value in bytes: null and booleans 1, numbers and
+    /// timestamps 8, geo points 16, strings UTF-8 bytes + 1, bytes their length, a reference
+    /// its document name size, arrays the sum of their elements, maps the sum of each key's
+    /// string size and value size.
     public static func size(of value: Value) -> Int {
         switch value {
         case .null, .boolean: return 1
         case .integer, .double, .timestamp: return 8
         case .string(let s): return s.utf8.count + 1
         case .bytes(let b): return b.count
-        case .reference(let r): return r.utf8.count + 1
+        case .reference(let r): return referenceSize(r)
         case .geoPoint: return 16
         case .array(let a): return a.reduce(0) { $0 + size(of: $1) }
         case .map(let m): return m.reduce(0) { $0 + $1.key.utf8.count + 1 + size(of: $1.value) }
         }
     }
 
-    /// Size of a document: its name plus fields plus 32 bytes of overhead.
-    public static func size(of fields: [String: Value], path: ResourcePath) -> Int {
-        path.segments.reduce(16) { $0 + $1.utf8.count + 1 } + fields.reduce(0) {
-            $0 + $1.key.utf8.count + 1 + size(of: $1.value)
-        } + 32
+    /// The document name size of a reference `projects/{p}/databases/{d}/documents/{path}`;
+    /// a name of another shape (refused by `validate` anyway) counts as a string.
+    static func referenceSize(_ name: String) -> Int {
+        let segments = name.split(separator: "/", omittingEmptySubsequences: false)
+        guard segments.count >= 5, segments[0] == "projects", segments[2] == "databases", segments[4] == "documents" else {
+            return name.utf8.count + 1
+        }
+        return nameSize(of: ResourcePath(segments.dropFirst(5).map(String.init)))
     }
 
-    /// Validates fields a client wants to store.
+    /// Size of a document in bytes: its name size, plus each field name's string size and
+    /// each field value's size, plus 32.
+    public static func size(of fields: [String: Value], path: ResourcePath) -> Int {
+        nameSize(of: path) + fields.reduce(0) { $0 + $1.key.utf8.count + 1 + size(of: $1.value) } + 32
+    }
+
+    /// Refuses a request body or message over `maxRequestBytes`.
+    /// - Parameter byteCount: the size of the REST body or the gRPC message, in bytes.
+    /// - Throws: `.invalidArgument` "Request payload size exceeds the limit: 10485760 bytes.",
+    ///   the text Google's API front end gives for this limit.
+    public static func checkRequestSize(_ byteCount: Int) throws(FirestoreError) {
+        if byteCount > maxRequestBytes {
+            throw .invalidArgument("Request payload size exceeds the limit: \(maxRequestBytes) bytes.")
+        }
+    }
+
+    /// Validates fields a client wants to store as the document at `path`.
+    /// - Parameter database: names the document in the size error (production quotes the full
+    ///   name); without it the relative path is quoted.
     /// - Throws: `.invalidArgument` for empty, reserved (`__.*__`, at any depth except a
-    ///   vector's `__type__`) or over-long field names, depth over 20,
-    ///   arrays directly inside arrays, invalid timestamps or geo points, or a document over 1 MiB.
-    public static func validate(fields: [String: Value], path: ResourcePath) throws(FirestoreError) {
+    ///   vector's `__type__`) or over-long (1,500 bytes) field names, more than 20 levels of
+    ///   maps/arrays in one field, arrays directly inside arrays, invalid timestamps or geo
+    ///   points, strings or bytes over 1,048,487 bytes, or a document over 1,048,576 bytes —
+    ///   the last with production's message `Document '{name}' cannot be written because its
+    ///   size (1,048,667 bytes) exceeds the maximum allowed size of 1,048,576 bytes.`
+    ///   (quoted in public reports of production errors, e.g. GitHub divriots/story-to-design #41).
+    public static func validate(fields: [String: Value], path: ResourcePath, database: DatabaseID? = nil) throws(FirestoreError) {
         for (k, v) in fields {
             try validateName(k)
-            try validate(v, depth: 1)
+            try validate(v, field: k, containers: 0, inMap: false)
         }
-        if size(of: fields, path: path) > maxDocumentBytes {
+        let size = size(of: fields, path: path)
+        if size > maxDocumentBytes {
+            let name = database?.resourceName(path) ?? path.relativeString
             throw .invalidArgument(
-                "Document '\(path)' cannot be written because its size (\(size(of: fields, path: path)) bytes) exceeds the maximum allowed size of 1,048,576 bytes."
+                "Document '\(name)' cannot be written because its size (\(grouped(size)) bytes) exceeds the maximum allowed size of \(grouped(maxDocumentBytes)) bytes."
             )
         }
     }
 
+    /// `1048576` as `1,048,576`.
+    static func grouped(_ n: Int) -> String {
+        var digits = Array(String(n))
+        var i = digits.count - 3
+        while i > 0 {
+            digits.insert(",", at: i)
+            i -= 3
+        }
+        return String(digits)
+    }
+
     static func validateName(_ k: String) throws(FirestoreError) {
         if k.isEmpty { throw .invalidArgument("Field names must not be empty.") }
-        if k.utf8.count > maxNameBytes { throw .invalidArgument("Field name is longer than 1500 bytes.") }
+        if k.utf8.count > maxNameBytes { throw .invalidArgument("The property.name is longer than 1500 bytes.") }
         if k.hasPrefix("__") && k.hasSuffix("__") && k.utf8.count >= 4 {
             throw .invalidArgument("Field name \"\(k)\" is reserved (__.*__).")
         }
     }
 
-    static func validate(_ v: Value, depth: Int) throws(FirestoreError) {
+    /// The emulator's answer for anything wrong inside a map of top-level field `field`.
+    static func invalidNested(_ field: String) -> FirestoreError {
+        .invalidArgument("Property \(field) contains an invalid nested entity.")
+    }
+
+    /// Validates `v`, a value inside top-level field `field` under `containers` maps/arrays,
+    /// `inMap` when one of them is a map.
+    static func validate(_ v: Value, field: String, containers: Int, inMap: Bool) throws(FirestoreError) {
         switch v {
         case .timestamp(let t):
             if !t.isValid { throw .invalidArgument("Timestamp out of range.") }
@@ -90,19 +163,19 @@ public enum DocumentLimits {
                 throw .invalidArgument("GeoPoint out of range: (\(g.latitude), \(g.longitude)).")
             }
         case .array(let a):
-            if depth >= maxDepth { throw .invalidArgument("Value nested too deeply (max depth 20).") }
+            if containers + 1 > maxDepth { throw invalidNested(field) }
             for e in a {
                 if case .array = e { throw .invalidArgument("Cannot convert an array value in an array value.") }
-                try validate(e, depth: depth + 1)
+                try validate(e, field: field, containers: containers + 1, inMap: inMap)
             }
         case .map(let m):
-            if depth >= maxDepth { throw .invalidArgument("Value nested too deeply (max depth 20).") }
+            if containers + 1 > maxDepth { throw invalidNested(field) }
             // Nested keys follow the field-name rules too; only a vector's `__type__` is allowed.
             let isVector = v.vectorElements != nil
             for (k, e) in m {
-                if k.isEmpty { throw .invalidArgument("Map keys must not be empty.") }
+                if k.isEmpty || k.utf8.count > maxNameBytes { throw invalidNested(field) }
                 if !(isVector && k == "__type__") { try validateName(k) }
-                try validate(e, depth: depth + 1)
+                try validate(e, field: field, containers: containers + 1, inMap: true)
             }
         case .reference(let name):
             // projects/{p}/databases/{d}/documents/{c}/{id}…: an even, non-empty document path of valid ids.
@@ -112,10 +185,14 @@ public enum DocumentLimits {
             else { throw .invalidArgument("Reference value \"\(name)\" is not a document name.") }
             try ResourcePath(Array(segments.dropFirst(5))).validateIDs()
         case .string(let s):
-            if s.utf8.count > 1_048_487 { throw .invalidArgument("String value is longer than 1,048,487 bytes.") }
+            if s.utf8.count > maxValueBytes { throw valueTooLong(field, inMap: inMap) }
         case .bytes(let b):
-            if b.count > 1_048_487 { throw .invalidArgument("Bytes value is longer than 1,048,487 bytes.") }
+            if b.count > maxValueBytes { throw valueTooLong(field, inMap: inMap) }
         default: break
         }
+    }
+
+    static func valueTooLong(_ field: String, inMap: Bool) -> FirestoreError {
+        inMap ? invalidNested(field) : .invalidArgument("The value of property \"\(field)\" is longer than \(maxValueBytes) bytes.")
     }
 }

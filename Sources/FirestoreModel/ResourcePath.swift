@@ -46,8 +46,10 @@ public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConverti
 
     /// Validates the segments as collection/document ids.
     /// - Throws: `.invalidArgument` for empty ids, `.`/`..`, `/` inside a segment,
-    ///   reserved `__…__` ids, ids over 1,500 bytes, or a path deeper than 100 levels.
-    /// Source: reference §1.10.
+    ///   reserved `__…__` ids, ids over 1,500 bytes, a path deeper than 100 levels, or a name
+    ///   whose size (`DocumentLimits.nameSize`) is over 6,144 bytes.
+    /// Source: reference §1.10; https://firebase.google.com/docs/firestore/quotas ("Maximum
+    /// size for a document name: 6 KiB"), https://firebase.google.com/docs/firestore/storage-size.
     public func validateIDs() throws(FirestoreError) {
         if segments.count > 200 { throw .invalidArgument("Document path is too deep: \(relativeString)") }
         for s in segments {
@@ -58,6 +60,11 @@ public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConverti
             if s.hasPrefix("__") && s.hasSuffix("__") && s.utf8.count >= 4 && numericID(s) == nil {
                 throw .invalidArgument("Document or collection id \"\(s)\" is reserved (__.*__).")
             }
+        }
+        let nameSize = DocumentLimits.nameSize(of: self)
+        if nameSize > DocumentLimits.maxDocumentNameBytes {
+            throw .invalidArgument(
+                "The document name size (\(DocumentLimits.grouped(nameSize)) bytes) exceeds the maximum of 6,144 bytes.")
         }
     }
 }

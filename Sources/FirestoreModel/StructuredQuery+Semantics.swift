@@ -18,48 +18,42 @@ extension StructuredQuery {
         return result
     }
 
-    /// Checks the query is one Firestore accepts.
-    /// - Throws: `.invalidArgument` for a negative offset or limit, a cursor longer than the
-    ///   normalised orderBy, an `in`/`not-in`/`array-contains-any` operand that is not a
-    ///   non-empty array (max 30 values, 10 for `not-in`), an empty `OR` (an empty `AND`
-    ///   matches everything, as on the emulator), or more than one of `!=`, `not-in`,
-    ///   `IS_NOT_NAN`, `IS_NOT_NULL` (the emulator's rule; Tests/Conformance/query_cases.json).
+    /// Checks the query is one Firestore accepts, in the emulator's order of checks and with
+    /// its messages (Tests/Conformance/query_cases.json).
+    ///
+    /// Filters are checked as production documents its limits (firebase.google.com/docs/
+    /// firestore/query-data/queries, "Limitations"): one `!=`/`not-in` per query (the emulator
+    /// counts `IS_NOT_NAN`/`IS_NOT_NULL` too); `not-in` never with `in`, `array-contains-any`
+    /// or `OR`; `in`/`array-contains-any` up to 30 values and `not-in` up to 10; at most one
+    /// `array-contains` (or `array-contains-any`) per disjunction; at most 30 disjunctions in
+    /// disjunctive normal form.
+    /// - Throws: `.invalidArgument` "limit is negative" / "offset is negative"; for an empty
+    ///   or slashed collection id; "Only a single 'NOT_EQUAL', 'NOT_IN', 'IS_NOT_NAN', or
+    ///   'IS_NOT_NULL' filter allowed per query."; "'NOT_IN' cannot be used in the same query
+    ///   with 'IN', 'ARRAY_CONTAINS_ANY' or 'OR'."; operand shapes as `Filter.validate`
+    ///   documents; "A maximum of 1 'ARRAY_CONTAINS' filter is allowed per disjunction.";
+    ///   "Too many disjunctions after normalization. Result had N disjunctions which is more
+    ///   than the maximum of 30"; "Cursor has too many values." for a cursor longer than the
+    ///   normalised orderBy (Hearth also takes one for the implicit `__name__`); a `__name__`
+    ///   cursor value that is not a reference; an empty orderBy field path.
     public func validate() throws(FirestoreError) {
-        if offset < 0 { throw .invalidArgument("offset must be non-negative.") }
-        if let l = limit, l < 0 { throw .invalidArgument("limit must be non-negative.") }
+        if let l = limit, l < 0 { throw .invalidArgument("limit is negative") }
+        if offset < 0 { throw .invalidArgument("offset is negative") }
         if collectionID.isEmpty && !allDescendants { throw .invalidArgument("Collection id must not be empty.") }
         if !collectionID.isEmpty {
             if collectionID.contains("/") { throw .invalidArgument("Collection id \"\(collectionID)\" must not contain '/'.") }
             try ResourcePath([collectionID]).validateIDs()
         }
-        if let f = filter, f.disjunctionCount > Self.maxDisjunctions {
-            throw .invalidArgument(
-                "Invalid Query. The filter has more than \(Self.maxDisjunctions) disjunctions in disjunctive normal form.")
-        }
+        if let f = filter { try f.validateAsQueryFilter() }
         let order = normalizedOrderBy
         for c in [startAt, endAt].compactMap({ $0 }) where c.values.count > order.count {
-            throw .invalidArgument("Too many cursor values specified. The specified order by clause has \(order.count) fields.")
+            throw .invalidArgument("Cursor has too many values.")
         }
         for c in [startAt, endAt].compactMap({ $0 }) {
             for (v, o) in zip(c.values, order) where o.field.isDocumentKey {
                 guard case .reference = v else {
                     throw .invalidArgument("Cursor position for __name__ must be a document reference.")
                 }
-            }
-        }
-        if let f = filter {
-            try f.validate()
-            // The emulator allows one negation per query, counting the unary forms clients
-            // send for `!= NaN` / `!= null` too.
-            var negations = 0
-            f.visit { leaf in
-                switch leaf {
-                case .field(_, .notEqual, _), .field(_, .notIn, _), .unary(_, .isNotNaN), .unary(_, .isNotNull): negations += 1
-                default: break
-                }
-            }
-            if negations > 1 {
-                throw .invalidArgument("Only a single 'NOT_EQUAL', 'NOT_IN', 'IS_NOT_NAN', or 'IS_NOT_NULL' filter allowed per query.")
             }
         }
         for o in orderBy { try validateQueryPath(o.field) }
@@ -147,21 +141,98 @@ extension StructuredQuery {
 }
 
 extension Filter {
-    /// The number of disjunctions of the filter in disjunctive normal form (an `in` or
-    /// `array-contains-any` of n values counts n), saturating just above the limit so that a
-    /// product of ORs is never expanded.
+    /// The checks of a query's whole filter, in the emulator's order (see
+    /// `StructuredQuery.validate`).
+    /// - Throws: `.invalidArgument` with the emulator's message for the first violation.
+    func validateAsQueryFilter() throws(FirestoreError) {
+        var negations = 0
+        var notIn = false
+        var disjunctive = false
+        visitAll { f in
+            switch f {
+            case .field(_, .notEqual, _), .unary(_, .isNotNaN), .unary(_, .isNotNull): negations += 1
+            case .field(_, .notIn, _):
+                negations += 1
+                notIn = true
+            case .field(_, .in, _), .field(_, .arrayContainsAny, _), .composite(.or, _): disjunctive = true
+            default: break
+            }
+        }
+        if negations > 1 {
+            throw .invalidArgument("Only a single 'NOT_EQUAL', 'NOT_IN', 'IS_NOT_NAN', or 'IS_NOT_NULL' filter allowed per query.")
+        }
+        if notIn && disjunctive {
+            throw .invalidArgument("'NOT_IN' cannot be used in the same query with 'IN', 'ARRAY_CONTAINS_ANY' or 'OR'.")
+        }
+        try validate()
+        if arrayContainsPerDisjunction > 1 {
+            throw .invalidArgument("A maximum of 1 'ARRAY_CONTAINS' filter is allowed per disjunction.")
+        }
+        let n = disjunctionCount
+        if n > StructuredQuery.maxDisjunctions {
+            throw .invalidArgument(
+                "Too many disjunctions after normalization. Result had \(n) disjunctions which is more than the maximum of \(StructuredQuery.maxDisjunctions)"
+            )
+        }
+    }
+
+    /// Saturation bound of `disjunctionCount`: far above the limit, far below overflow.
+    static let disjunctionCountCap = 1 << 40
+
+    /// The number of disjunctions of the filter in disjunctive normal form, counted without
+    /// expanding it: an OR adds its distinct disjuncts (nested ORs flattened, repeats counted
+    /// once, as the emulator normalises `a == 1 OR a == 1`), an AND multiplies, an `in` or
+    /// `array-contains-any` counts its distinct values. Saturates at `disjunctionCountCap`.
+    /// - Complexity: O(n) in the filter's nodes.
     public var disjunctionCount: Int {
-        let cap = StructuredQuery.maxDisjunctions + 1
+        let cap = Self.disjunctionCountCap
         switch self {
-        case .composite(.or, let fs):
-            return min(cap, fs.reduce(0) { min(cap, $0 + $1.disjunctionCount) })
+        case .composite(.or, _):
+            var seen = Set<Filter>()
+            var total = 0
+            for d in disjuncts where seen.insert(d).inserted { total = min(cap, total + d.disjunctionCount) }
+            return total
         case .composite(.and, let fs):
-            return fs.reduce(1) { min(cap, $0 * max(1, $1.disjunctionCount)) }
+            return fs.reduce(1) { acc, f in
+                let n = max(1, f.disjunctionCount)
+                return acc > cap / n ? cap : acc * n
+            }
         case .field(_, .in, .array(let a)), .field(_, .arrayContainsAny, .array(let a)):
-            return min(cap, max(1, a.count))
+            return max(1, Set(a).count)
         default:
             return 1
         }
+    }
+
+    /// The children of an OR with nested ORs (and one-child composites) spliced in.
+    var disjuncts: [Filter] {
+        guard case .composite(.or, let fs) = self else { return [self] }
+        var out: [Filter] = []
+        for f in fs {
+            switch f {
+            case .composite(.or, _): out += f.disjuncts
+            case .composite(_, let one) where one.count == 1: out += Filter.composite(.or, one).disjuncts
+            default: out.append(f)
+            }
+        }
+        return out
+    }
+
+    /// The most `array-contains` filters one disjunction of the DNF holds (an
+    /// `array-contains-any` is a disjunction of them), counted without expansion.
+    var arrayContainsPerDisjunction: Int {
+        switch self {
+        case .field(_, .arrayContains, _), .field(_, .arrayContainsAny, _): return 1
+        case .composite(.and, let fs): return fs.reduce(0) { $0 + $1.arrayContainsPerDisjunction }
+        case .composite(.or, let fs): return fs.map(\.arrayContainsPerDisjunction).max() ?? 0
+        default: return 0
+        }
+    }
+
+    /// Calls `body` for every node, composites included, depth first.
+    func visitAll(_ body: (Filter) -> Void) {
+        body(self)
+        if case .composite(_, let fs) = self { for f in fs { f.visitAll(body) } }
     }
 
     /// Fields constrained by inequality operators anywhere in the filter: `<`, `<=`, `>`,
@@ -187,8 +258,13 @@ extension Filter {
         }
     }
 
-    /// Checks operand shapes.
-    /// - Throws: `.invalidArgument` as `StructuredQuery.validate()` documents.
+    /// Checks operand shapes, leaf by leaf.
+    /// - Throws: `.invalidArgument` "Composite filter must have at least one sub-filter." for
+    ///   an empty OR; "'IN' requires an ArrayValue." / "'IN' requires an non-empty
+    ///   ArrayValue." / "'IN' supports up to 30 comparison values." (10 for `NOT_IN`) for
+    ///   `in`, `not-in`, `array-contains-any` operands (the emulator's words); "__key__ filter
+    ///   value must be a Key" for a `__name__` comparison with a non-reference; an empty
+    ///   field path.
     public func validate() throws(FirestoreError) {
         switch self {
         case .composite(let op, let fs):
@@ -200,12 +276,10 @@ extension Filter {
             try validateQueryPath(p)
             switch op {
             case .in, .notIn, .arrayContainsAny:
-                guard case .array(let a) = v, !a.isEmpty else {
-                    throw .invalidArgument("A non-empty array is required for '\(op.rawValue)' filters.")
-                }
-                if a.count > (op == .notIn ? 10 : 30) {
-                    throw .invalidArgument("'\(op.rawValue)' filters support a maximum of \(op == .notIn ? 10 : 30) elements in the value array.")
-                }
+                guard case .array(let a) = v else { throw .invalidArgument("'\(op.rawValue)' requires an ArrayValue.") }
+                if a.isEmpty { throw .invalidArgument("'\(op.rawValue)' requires an non-empty ArrayValue.") }
+                let most = op == .notIn ? 10 : 30
+                if a.count > most { throw .invalidArgument("'\(op.rawValue)' supports up to \(most) comparison values.") }
                 if p.isDocumentKey {
                     for e in a {
                         guard case .reference = e else {
@@ -215,9 +289,7 @@ extension Filter {
                 }
             default:
                 if p.isDocumentKey && op != .arrayContains {
-                    guard case .reference = v else {
-                        throw .invalidArgument("__name__ filters must be document references, got \(v.typeName).")
-                    }
+                    guard case .reference = v else { throw .invalidArgument("__key__ filter value must be a Key") }
                 }
             }
         }

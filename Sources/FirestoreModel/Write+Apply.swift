@@ -13,18 +13,22 @@ extension Write {
     ///
     /// Pure: the caller stores the result. Semantics of masks, transforms and versions as
     /// reference §1.3–§1.4 describe; unchanged writes keep their `updateTime`. Values are
-    /// stored as Firestore stores them: timestamps truncated to microseconds and `-0.0` as
-    /// `0.0` (so rewriting `-0.0` over `0.0` changes nothing), transform results likewise.
-    /// A `verify` reports the document's update time.
+    /// stored as Firestore stores them: timestamps truncated to microseconds, transform
+    /// results likewise. `-0.0` keeps its sign, as production keeps it (the Web SDK reads back
+    /// the -0 it wrote, googleapis/nodejs-firestore#1638; firebase/firebase-js-sdk#2751); the
+    /// emulator stores it as `0.0`. So rewriting `-0.0` over `0.0` is a change, while queries
+    /// still find it equal to `0` (`Value.compare`). A `verify` reports the document's update
+    /// time.
     /// - Parameters:
     ///   - current: the stored document, or nil when missing.
     ///   - commitTime: the commit time (also the value of `REQUEST_TIME` transforms).
     ///   - database: used for the resource names in error messages.
     /// - Throws: `.notFound` ("No document to update: …") for `exists: true` on a missing
-    ///   document, `.alreadyExists` for `exists: false` on an existing one,
-    ///   `.failedPrecondition` on an `updateTime` mismatch or an `updateTime` on a missing
-    ///   document, `.invalidArgument` for a
-    ///   transform whose operand or target is invalid.
+    ///   document, `.alreadyExists` for `exists: false` on an existing one; for an
+    ///   `updateTime` precondition `.invalidArgument` when it is later than the stored
+    ///   document's, `.failedPrecondition` when earlier or the document is missing (as
+    ///   `checkUpdateTime` documents); `.invalidArgument` for a transform whose operand or
+    ///   target is invalid.
     public func apply(to current: Document?, commitTime: Timestamp, database: DatabaseID) throws(FirestoreError)
         -> AppliedWrite
     {
@@ -36,17 +40,7 @@ extension Write {
         case .exists(false):
             if current != nil { throw FirestoreError(.alreadyExists, "Document already exists: \(name)") }
         case .updateTime(let t):
-            guard let c = current else {
-                // FAILED_PRECONDITION, not NOT_FOUND: the emulator compares against version 0.
-                throw FirestoreError(
-                    .failedPrecondition, "The required update time \(t.rfc3339) does not match: the document does not exist: \(name)")
-            }
-            if c.updateTime != t {
-                throw FirestoreError(
-                    .failedPrecondition,
-                    "The required update time \(t.rfc3339) does not match the document's update time \(c.updateTime.rfc3339): \(name)"
-                )
-            }
+            try Self.checkUpdateTime(t, of: current, name: name)
         }
         var fields: [String: Value]
         switch operation {
@@ -88,6 +82,37 @@ extension Write {
             path: path, fields: fields, createTime: current?.createTime ?? commitTime, updateTime: commitTime)
         return AppliedWrite(document: doc, changed: true, result: WriteResult(updateTime: commitTime, transformResults: results))
     }
+}
+
+extension Write {
+    /// Checks an `updateTime` precondition against the stored document, as the emulator
+    /// does: versions are microseconds since the epoch, a missing document has version 0.
+    ///
+    /// - Throws: `.invalidArgument` "timestamp cannot have more than microseconds precision"
+    ///   for sub-microsecond digits; `.invalidArgument` "Invalid base version, it is greater
+    ///   than the stored version: NAME" when the required time is later than the stored
+    ///   document's (google-cloud-firestore's `test_document_delete` and
+    ///   `test_update_document` expect INVALID_ARGUMENT there from production too);
+    ///   `.failedPrecondition` "the stored version (S) does not match the required base
+    ///   version (R)" when it is earlier, or the document is missing.
+    ///   Source: the emulator (Tests/Conformance/transforms.json).
+    static func checkUpdateTime(_ required: Timestamp, of current: Document?, name: String) throws(FirestoreError) {
+        guard required.nanos % 1000 == 0 else {
+            throw .invalidArgument("timestamp cannot have more than microseconds precision")
+        }
+        let stored = current?.updateTime
+        if let stored, stored == required { return }
+        if let stored, stored < required {
+            throw .invalidArgument("Invalid base version, it is greater than the stored version: \(name)")
+        }
+        throw .failedPrecondition(
+            "the stored version (\(stored?.versionMicros ?? 0)) does not match the required base version (\(required.versionMicros))")
+    }
+}
+
+extension Timestamp {
+    /// Microseconds since the epoch: the emulator's "version" of a document's update time.
+    var versionMicros: Int64 { seconds * 1_000_000 + Int64(nanos / 1000) }
 }
 
 extension FieldTransform {
@@ -143,17 +168,11 @@ extension FieldTransform {
 
 extension Value {
     /// The value as Firestore stores it, or nil when it already is: timestamps truncated to
-    /// microseconds, `-0.0` as `0.0` (also in geo points), recursively.
+    /// microseconds, recursively. Doubles (`-0.0` included) are stored as sent.
     /// Source: reference §1.4 (microsecond storage); emulator (Tests/Conformance/json_roundtrip.json).
     fileprivate var storedForm: Value? {
         switch self {
-        case .double(let d): return d == 0 && d.sign == .minus ? .double(0) : nil
         case .timestamp(let t): return t.nanos % 1000 == 0 ? nil : .timestamp(t.truncatedToMicroseconds)
-        case .geoPoint(let g):
-            guard (g.latitude == 0 && g.latitude.sign == .minus) || (g.longitude == 0 && g.longitude.sign == .minus) else {
-                return nil
-            }
-            return .geoPoint(GeoPoint(latitude: g.latitude + 0, longitude: g.longitude + 0))
         case .array(var a):
             var changed = false
             for i in a.indices {

@@ -151,7 +151,7 @@ public enum HearthExport {
                 let db = DatabaseID(project: project, database: database)
                 let url = root.appendingPathComponent(file)
                 let docs = try readDocuments(url, db)
-                try store.deleteAll(in: db)
+                try store.deleteAll(in: db, at: FirestoreEngine.systemClock())
                 var last: Timestamp?
                 for d in docs { last = max(last ?? d.updateTime, max(d.updateTime, d.createTime)) }
                 var start = 0

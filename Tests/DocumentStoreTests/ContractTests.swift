@@ -72,7 +72,7 @@ import Testing
         try store.commit([.put(doc("c/a", ["v": .integer(1)]))], in: testDB, commitTime: ts(1))
         let old = try store.snapshot()
         try store.commit([.put(doc("c/a", ["v": .integer(2)])), .put(doc("c/b", ["v": .integer(2)]))], in: testDB, commitTime: ts(2))
-        try store.deleteAll(in: otherDB)
+        try store.deleteAll(in: otherDB, at: ts(1_000))
         let query = QueryTarget(parent: .root, query: StructuredQuery(collectionID: "c", filter: .field(FieldPath(["v"]), .greaterThan, .integer(0))))
         #expect(try old.document(path("c/a"), in: testDB)?.fields["v"] == .integer(1))
         #expect(try old.runQuery(query, in: testDB).documents.map(\.path) == [path("c/a")])
@@ -165,7 +165,7 @@ import Testing
         var snap = try store.snapshot()
         #expect(try snap.runQuery(query, in: testDB).documents.count == 5)  // builds the index on SQLite
         snap.close()
-        try store.deleteAll(in: testDB)
+        try store.deleteAll(in: testDB, at: ts(1_000))
         snap = try store.snapshot()
         #expect(try snap.runQuery(query, in: testDB).documents.isEmpty)
         #expect(try snap.listDocuments(in: path("c"), database: testDB, startAfter: nil, limit: nil).isEmpty)
@@ -206,7 +206,7 @@ import Testing
         let snap = try store.snapshot()
         defer { snap.close() }
         let bad = QueryTarget(parent: .root, query: StructuredQuery(collectionID: "c", offset: -1))
-        #expect(throws: FirestoreError.invalidArgument("offset must be non-negative.")) { try snap.runQuery(bad, in: testDB) }
+        #expect(throws: FirestoreError.invalidArgument("offset is negative")) { try snap.runQuery(bad, in: testDB) }
         // An offset + limit past Int.max is not a trap.
         let huge = QueryTarget(parent: .root, query: StructuredQuery(collectionID: "c", offset: .max, limit: .max))
         #expect(try snap.runQuery(huge, in: testDB).documents.isEmpty)

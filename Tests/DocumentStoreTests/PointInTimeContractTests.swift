@@ -142,8 +142,12 @@ import Testing
         try store.commit([.put(version("c/d", [:], created: 1, updated: 2))], in: otherDB, commitTime: ts(2))
         try store.commit([.delete(path("c/d"))], in: testDB, commitTime: ts(3))
         try store.commit([.delete(path("c/d"))], in: otherDB, commitTime: ts(4))
-        try store.deleteAll(in: testDB)
+        #expect(try store.historyHorizon(in: testDB) == nil)
+        try store.deleteAll(in: testDB, at: ts(5))
         #expect(try read(store, "c/d", at: ts(2)) == nil)
+        // Reads before the clear can no longer be answered: the horizon says so.
+        #expect(try store.historyHorizon(in: testDB) == ts(5))
+        #expect(try store.historyHorizon(in: otherDB) == nil)
         let other = try store.snapshot(at: ts(3))
         defer { other.close() }
         #expect(try other.document(path("c/d"), in: otherDB) != nil)

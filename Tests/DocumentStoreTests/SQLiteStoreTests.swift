@@ -60,6 +60,8 @@ import Testing
         let past = try store.snapshot(at: ts(2))
         defer { past.close() }
         #expect(try past.document(path("c/a"), in: testDB)?.fields == ["v": .integer(1)])
+        // No version ended before the upgrade was kept: reads before it are not exact.
+        #expect(try store.historyHorizon(in: testDB) == ts(1))
         let check = try SQLiteConnection(path: file)
         defer { check.close() }
         let version = try check.prepare("SELECT value FROM meta WHERE key = 'schema_version'")
@@ -83,6 +85,30 @@ import Testing
         let target = QueryTarget(parent: .root, query: StructuredQuery(collectionID: "c", filter: .field(Self.n, .equal, .integer(1))))
         #expect(try past.runQuery(target, in: testDB).documents.map(\.fields) == [["n": .integer(1)]])
         #expect(try past.document(path("c/a"), in: testDB)?.fields == ["n": .integer(1)])
+    }
+
+    /// A store that kept no versions (`--version-retention 0`) has no past; reopened keeping
+    /// them, its history starts at the last commit made without them.
+    @Test func historyStartsWhenVersionsStartBeingKept() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let file = dir.file("toggle.sqlite")
+        var store = try SQLiteDocumentStore(path: file, keepsVersions: false)
+        try store.commit([.put(doc("c/a", ["v": .integer(1)]))], in: testDB, commitTime: ts(1))
+        try store.commit([.put(Document(path: path("c/a"), fields: ["v": .integer(2)], createTime: ts(1), updateTime: ts(3)))], in: testDB, commitTime: ts(3))
+        #expect(try store.historyHorizon(in: testDB) == ts(3))
+        store.close()
+        store = try SQLiteDocumentStore(path: file)
+        #expect(try store.historyHorizon(in: testDB) == ts(3))
+        try store.commit([.put(Document(path: path("c/a"), fields: ["v": .integer(3)], createTime: ts(1), updateTime: ts(5)))], in: testDB, commitTime: ts(5))
+        let at4 = try store.snapshot(at: ts(4))
+        #expect(try at4.document(path("c/a"), in: testDB)?.fields == ["v": .integer(2)])
+        at4.close()
+        store.close()
+        // Kept from then on: reopening does not move the horizon.
+        store = try SQLiteDocumentStore(path: file)
+        defer { store.close() }
+        #expect(try store.historyHorizon(in: testDB) == ts(3))
     }
 
     /// What `kill -9` leaves: the files as they are, WAL not checkpointed. A copy taken while

@@ -6,8 +6,10 @@ import Testing
 /// `transforms.json`: `Write.apply` (after the codec and the write validation the model
 /// offers) gives the emulator's write result, resulting document and error codes.
 @Suite struct JSONConformanceTransformTests {
-    static let before = Timestamp(seconds: 100, nanos: 0)
-    static let commit = Timestamp(seconds: 200, nanos: 5000)
+    /// 2023-11-14T22:13:20Z: after the corpus's "earlier" precondition times (2000) and
+    /// before its "later" ones (2099), as the emulator's clock was when recording.
+    static let before = Timestamp(seconds: 1_700_000_000, nanos: 0)
+    static let commit = Timestamp(seconds: 1_700_000_100, nanos: 5000)
 
     /// Clock placeholders of the corpus → the instants this test uses. `<requestTime>` is the
     /// commit time in the model (the emulator reads its clock separately, to the millisecond).
@@ -26,7 +28,7 @@ import Testing
             let path = ResourcePath(["transforms", id])
             var current: Document?
             if let existing = c["existing"], existing != .null {
-                // Stored as the emulator stored it: through a write (e.g. -0.0 becomes 0.0).
+                // Stored through a write, as the emulator stored it (timestamps to the µs).
                 let fields = try RESTCodec.decodeFields(existing, at: "existing")
                 let setup = Write(operation: .update(path: path, fields: fields))
                 current = try setup.apply(to: nil, commitTime: Self.before, database: db).document

@@ -211,11 +211,10 @@ func decodeQuery(_ text: String) throws -> StructuredQuery {
     }
 
     @Test(arguments: [
-        (#"{"structuredQuery":{"from":[{"collectionId":"c"}]},"aggregations":[{"alias":"a","count":{}},{"alias":"a","count":{}}]}"#, "Invalid value at 'structuredAggregationQuery.aggregations[1].alias': duplicate alias \"a\"."),
-        (#"{"structuredQuery":{"from":[{"collectionId":"c"}]},"aggregations":[{"alias":"field_1","count":{}},{"count":{}}]}"#, "Invalid value at 'structuredAggregationQuery.aggregations[1].alias': duplicate alias \"field_1\"."),
-        (#"{"structuredQuery":{"from":[{"collectionId":"c"}]},"aggregations":[]}"#, "Invalid value at 'structuredAggregationQuery.aggregations': between 1 and 5 aggregations are required; got 0."),
-        (#"{"structuredQuery":{"from":[{"collectionId":"c"}]},"aggregations":[{"count":{"upTo":0}}]}"#, "Invalid value at 'structuredAggregationQuery.aggregations[0].count.upTo': upTo must be greater than zero; got 0."),
-        (#"{"structuredQuery":{"from":[{"collectionId":"c"}]},"aggregations":[{"sum":{}}]}"#, "Invalid value at 'structuredAggregationQuery.aggregations[0].sum.field': sum needs a field."),
+        (#"{"structuredQuery":{"from":[{"collectionId":"c"}]},"aggregations":[{"count":{"upTo":0}}]}"#, "Invalid value at 'structuredAggregationQuery.aggregations[0].count.upTo': The `up_to` value in a COUNT aggregation must be greater than zero."),
+        (#"{"structuredQuery":{"from":[{"collectionId":"c"}]},"aggregations":[{"count":{"upTo":-1}}]}"#, "Invalid value at 'structuredAggregationQuery.aggregations[0].count.upTo': The `up_to` value in a COUNT aggregation must be greater than or equal to zero."),
+        (#"{"structuredQuery":{"from":[{"collectionId":"c"}]},"aggregations":[{"sum":{}}]}"#, "Invalid value at 'structuredAggregationQuery.aggregations[0].sum.field': Invalid empty property path string."),
+        (#"{"structuredQuery":{"from":[{"collectionId":"c"}]},"aggregations":[{"alias":"x"}]}"#, "Invalid value at 'structuredAggregationQuery.aggregations[0]': Operator field in Aggregation is not set."),
         (#"{"structuredQuery":{"from":[{"collectionId":"c"}]},"aggregations":[{"count":{},"avg":{"field":{"fieldPath":"a"}}}]}"#, "Invalid value at 'structuredAggregationQuery.aggregations[0]': an aggregation must set exactly one of count, sum, avg."),
         (#"{"aggregations":[{"count":{}}]}"#, "Invalid value at 'structuredAggregationQuery.structuredQuery': structuredQuery is required."),
     ])
@@ -233,7 +232,7 @@ func decodeQuery(_ text: String) throws -> StructuredQuery {
     @Test func document() {
         #expect(
             RESTCodec.encodeDocument(doc, database: testDB).serializedString
-                == #"{"name":"\#(docsRoot)/c/d","fields":{"a":{"doubleValue":0.0},"b":{"integerValue":"1"}},"createTime":"1970-01-01T00:00:01Z","updateTime":"1970-01-01T00:00:02.000005Z"}"#
+                == #"{"name":"\#(docsRoot)/c/d","fields":{"a":{"doubleValue":-0.0},"b":{"integerValue":"1"}},"createTime":"1970-01-01T00:00:01Z","updateTime":"1970-01-01T00:00:02.000005Z"}"#
         )
         var empty = doc
         empty.fields = [:]

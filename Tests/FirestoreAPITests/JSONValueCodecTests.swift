@@ -97,7 +97,7 @@ func encodeValue(_ v: Value) -> String { RESTCodec.encodeValue(v).serializedStri
     @Test(arguments: [
         (Value.null, #"{"nullValue":null}"#), (.boolean(false), #"{"booleanValue":false}"#),
         (.integer(.min), #"{"integerValue":"-9223372036854775808"}"#), (.double(1), #"{"doubleValue":1.0}"#),
-        (.double(-0.0), #"{"doubleValue":0.0}"#), (.double(1e21), #"{"doubleValue":1.0E21}"#),
+        (.double(-0.0), #"{"doubleValue":-0.0}"#), (.double(1e21), #"{"doubleValue":1.0E21}"#),
         (.double(.nan), #"{"doubleValue":"NaN"}"#), (.double(-.infinity), #"{"doubleValue":"-Infinity"}"#),
         (.timestamp(Timestamp(seconds: 0, nanos: 100_000_000)), #"{"timestampValue":"1970-01-01T00:00:00.100Z"}"#),
         (.string("é\u{1}"), #"{"stringValue":"é\u0001"}"#), (.bytes([1, 2]), #"{"bytesValue":"AQI="}"#),

@@ -162,6 +162,38 @@ import Testing
         }
     }
 
+    /// `-0.0` keeps its sign through REST JSON in and out, the SQLite store and a restart, as
+    /// production keeps it (googleapis/nodejs-firestore#1638; the emulator answers 0.0), and
+    /// still equals 0 in filters and order (Tests/Conformance/query_cases.json, d15).
+    @Test func negativeZeroKeepsItsSignAndEqualsZero() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-negzero-\(UUID().uuidString).sqlite").path
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) }
+        }
+        let zeroFilter = #"{"fieldFilter":{"field":{"fieldPath":"z"},"op":"EQUAL","value":{"integerValue":"0"}}}"#
+        try await withHearth(data: file) { c in
+            for (id, value) in [("neg", #"{"doubleValue":-0.0}"#), ("str", #"{"doubleValue":"-0"}"#), ("pos", #"{"doubleValue":0.0}"#), ("one", #"{"integerValue":"1"}"#)] {
+                let r = try await c.call("PATCH", c.documents + "/zeros/\(id)", #"{"fields":{"z":\#(value),"g":{"geoPointValue":{"latitude":-0.0}}}}"#)
+                #expect(r.status == 200)
+            }
+            let get = try await c.call("GET", c.documents + "/zeros/neg")
+            #expect(get.text.contains(#""z":{"doubleValue":-0.0}"#))
+            #expect(get.text.contains(#""geoPointValue":{"latitude":-0.0}"#))
+            let q = try await c.call("POST", c.documents + ":runQuery", #"{"structuredQuery":{"from":[{"collectionId":"zeros"}],"where":\#(zeroFilter)}}"#)
+            #expect(q.json.arrayValue.compactMap { $0[path: "document", "name"]?.stringValue } == ["neg", "pos", "str"].map { c.name("zeros/\($0)") })
+            #expect(q.text.contains(#""z":{"doubleValue":-0.0}"#))
+        }
+        try await withHearth(data: file) { c in
+            let get = try await c.call("GET", c.documents + "/zeros/str")
+            #expect(get.text.contains(#""z":{"doubleValue":-0.0}"#))
+            // Ascending z: the three zeros tie (name order), then 1; descending reverses both.
+            let asc = try await c.call("POST", c.documents + ":runQuery", #"{"structuredQuery":{"from":[{"collectionId":"zeros"}],"orderBy":[{"field":{"fieldPath":"z"}}]}}"#)
+            #expect(asc.json.arrayValue.compactMap { $0[path: "document", "name"]?.stringValue } == ["neg", "pos", "str", "one"].map { c.name("zeros/\($0)") })
+            let above = try await c.call("POST", c.documents + ":runQuery", #"{"structuredQuery":{"from":[{"collectionId":"zeros"}],"where":{"fieldFilter":{"field":{"fieldPath":"z"},"op":"GREATER_THAN","value":{"doubleValue":-0.0}}}}}"#)
+            #expect(above.json.arrayValue.compactMap { $0[path: "document", "name"]?.stringValue } == [c.name("zeros/one")])
+        }
+    }
+
     @Test func dataSurvivesRestart() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-restart-\(UUID().uuidString).sqlite").path
         defer {

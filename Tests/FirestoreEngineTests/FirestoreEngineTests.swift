@@ -245,9 +245,67 @@ import Testing
             aggregations: [
                 Aggregation(alias: "c", kind: .count(upTo: nil)), Aggregation(alias: "s", kind: .sum(FieldPath(["v"]))),
                 Aggregation(alias: "a", kind: .avg(FieldPath(["v"]))), Aggregation(alias: "u", kind: .count(upTo: 2)),
-                Aggregation(alias: "none", kind: .avg(FieldPath(["missing"]))),
             ], in: db, auth: .admin)
-        #expect(r.value == ["c": .integer(4), "s": .integer(5), "a": .double(2.5), "u": .integer(2), "none": .null])
+        // n/d lacks v, so the sum's scan leaves it out of the count beside it too.
+        #expect(r.value == ["c": .integer(3), "s": .integer(5), "a": .double(2.5), "u": .integer(2)])
+        let none = try e.runAggregation(
+            target, aggregations: [Aggregation(alias: "none", kind: .avg(FieldPath(["missing"])))], in: db, auth: .admin)
+        #expect(none.value == ["none": .null])
+        let all = try e.runAggregation(target, aggregations: [Aggregation(alias: "c", kind: .count(upTo: nil))], in: db, auth: .admin)
+        #expect(all.value == ["c": .integer(4)])
+    }
+
+    /// google-cloud-firestore `test_sum_query_get_with_limit` (run against production too):
+    /// over a·b for a, b in 0…4, `limit(12).sum` is 5 and `limit(12).avg` 5/12 — the limit
+    /// takes the 12 smallest products, whatever the document names.
+    @Test func limitAppliesInTheSummedFieldsOrder() throws {
+        let e = try makeEngine()
+        var writes: [Write] = []
+        for a in 0..<5 {
+            for b in 0..<5 {
+                writes.append(set("g/d\(24 - a * 5 - b)", ["a": .integer(Int64(a)), "stats": .map(["product": .integer(Int64(a * b))])]))
+            }
+        }
+        _ = try e.commit(writes, in: db, auth: .admin)
+        let product = FieldPath(["stats", "product"])
+        var q = StructuredQuery(collectionID: "g")
+        let whole = try e.runAggregation(QueryTarget(parent: .root, query: q), aggregations: [Aggregation(alias: "t", kind: .sum(product))], in: db, auth: .admin)
+        #expect(whole.value == ["t": .integer(100)])
+        q.limit = 12
+        let r = try e.runAggregation(
+            QueryTarget(parent: .root, query: q),
+            aggregations: [
+                Aggregation(alias: "s", kind: .sum(product)), Aggregation(alias: "a", kind: .avg(product)),
+                Aggregation(alias: "c", kind: .count(upTo: nil)),
+            ], in: db, auth: .admin)
+        #expect(r.value == ["s": .integer(5), "a": .double(5.0 / 12), "c": .integer(12)])
+        // A descending explicit order puts the summed field after it, descending too.
+        q.orderBy = [Order(FieldPath(["a"]), .descending)]
+        q.limit = 3
+        let top = try e.runAggregation(
+            QueryTarget(parent: .root, query: q), aggregations: [Aggregation(alias: "s", kind: .sum(product))], in: db, auth: .admin)
+        #expect(top.value == ["s": .integer(16 + 12 + 8)])
+    }
+
+    @Test func aggregationListsAreCheckedWithTheEmulatorsMessages() throws {
+        let e = try makeEngine()
+        let target = QueryTarget(parent: .root, query: StructuredQuery(collectionID: "n"))
+        let count = Aggregation.Kind.count(upTo: nil)
+        #expect(throws: FirestoreError.invalidArgument("Aggregations can not be empty.")) {
+            try e.runAggregation(target, aggregations: [], in: db, auth: .admin)
+        }
+        #expect(throws: FirestoreError.invalidArgument("Aggregation aliases contain duplicate alias: total.")) {
+            try e.runAggregation(
+                target, aggregations: [Aggregation(alias: "total", kind: count), Aggregation(alias: "total", kind: count)], in: db,
+                auth: .admin)
+        }
+        #expect(throws: FirestoreError.invalidArgument("Too many aggregations: 6; a query may hold at most 5.")) {
+            try e.runAggregation(
+                target, aggregations: (0..<6).map { Aggregation(alias: "a\($0)", kind: count) }, in: db, auth: .admin)
+        }
+        #expect(throws: FirestoreError.invalidArgument("Aggregations are not supported for the property: __key__")) {
+            try e.runAggregation(target, aggregations: [Aggregation(alias: "s", kind: .sum(.documentKey))], in: db, auth: .admin)
+        }
     }
 
     @Test func sumOverflowBecomesDouble() {

@@ -108,7 +108,7 @@ import Testing
             try e.getDocument(path("c/a"), in: db, consistency: .readTime(future), auth: .admin)
         }
         #expect(throws: FirestoreError.invalidArgument("The requested 'read_time' cannot be in the future.")) {
-            try e.checkReadTime(future)
+            try e.checkReadTime(future, in: db)
         }
         clock.advance(seconds: 60)
         #expect(try e.getDocument(path("c/a"), in: db, consistency: .readTime(t1), auth: .admin).value.path == path("c/a"))
@@ -134,16 +134,35 @@ import Testing
         #expect(throws: precision) {
             try e.getDocument(path("c/a"), in: db, consistency: .readTime(Timestamp(seconds: t1.seconds, nanos: t1.nanos + 500)), auth: .admin)
         }
-        #expect(throws: precision) { try e.checkReadTime(Timestamp(seconds: 253_402_300_799, nanos: 999_999_999)) }
+        #expect(throws: precision) { try e.checkReadTime(Timestamp(seconds: 253_402_300_799, nanos: 999_999_999), in: db) }
         #expect(throws: precision) { try e.beginTransaction(in: db, mode: .readOnly(readTime: Timestamp(seconds: t1.seconds, nanos: 1))) }
         let epoch = FirestoreError.invalidArgument("Only timestamps past epoch are supported.")
         for t in [Timestamp(seconds: 0, nanos: 0), Timestamp(seconds: -1, nanos: 0), Timestamp(seconds: Timestamp.minSeconds, nanos: 0)] {
             #expect(throws: epoch) { try e.getDocument(path("c/a"), in: db, consistency: .readTime(t), auth: .admin) }
         }
         #expect(throws: FirestoreError.failedPrecondition("The requested 'read_time' is too old.")) {
-            try e.checkReadTime(Timestamp(seconds: 1, nanos: 0))
+            try e.checkReadTime(Timestamp(seconds: 1, nanos: 0), in: db)
         }
         #expect(try e.getDocument(path("c/a"), in: db, consistency: .readTime(t1), auth: .admin).readTime == t1)
+    }
+
+    @Test func readTimesBeforeAClearAreTooOldAndSubMicrosecondsInvalid() throws {
+        let clock = ManualClock()
+        let e = try engine(clock)
+        let t1 = try e.commit([set("c/a", [:])], in: db, auth: .admin).commitTime
+        clock.advance(seconds: 1)
+        try e.clear(db)
+        clock.advance(seconds: 1)
+        #expect(throws: FirestoreError.failedPrecondition("The requested 'read_time' is too old.")) {
+            try e.getDocument(path("c/a"), in: db, consistency: .readTime(t1), auth: .admin)
+        }
+        let other = DatabaseID(project: "demo-other")
+        let t2 = try e.commit([set("c/b", [:])], in: other, auth: .admin).commitTime
+        #expect(try e.getDocument(path("c/b"), in: other, consistency: .readTime(t2), auth: .admin).value.path == path("c/b"))
+        let fine = Timestamp(seconds: t2.seconds, nanos: t2.nanos + 500)
+        #expect(throws: FirestoreError.invalidArgument("timestamp cannot have more than microseconds precision")) {
+            try e.getDocument(path("c/b"), in: other, consistency: .readTime(fine), auth: .admin)
+        }
     }
 
     @Test func collectionKeepsExactlyTheWindow() throws {

@@ -29,13 +29,43 @@ import Testing
         let product = Filter.composite(.and, (0..<30).map { i in
             .composite(.or, [.field(FieldPath(["a\(i)"]), .equal, .integer(1)), .field(FieldPath(["b\(i)"]), .equal, .integer(1))])
         })
-        #expect(product.disjunctionCount == 31)
+        #expect(product.disjunctionCount == 1 << 30)
         #expect(invalid(StructuredQuery(collectionID: "c", filter: product)))
         let inThirtyOne = Filter.composite(.and, [
             .field(FieldPath(["a"]), .in, .array((0..<11).map { .integer(Int64($0)) })),
             .field(FieldPath(["b"]), .in, .array([.integer(1), .integer(2), .integer(3)])),
         ])
         #expect(invalid(StructuredQuery(collectionID: "c", filter: inThirtyOne)))
+        // The emulator counts a repeated disjunct once (Tests/Conformance/query_cases.json).
+        let same = Filter.composite(.or, (0..<31).map { _ in .field(FieldPath(["a"]), .equal, .integer(1)) })
+        #expect(same.disjunctionCount == 1 && !invalid(StructuredQuery(collectionID: "c", filter: same)))
+        #expect(throws: FirestoreError.invalidArgument(
+            "Too many disjunctions after normalization. Result had 31 disjunctions which is more than the maximum of 30")) {
+            try StructuredQuery(collectionID: "c", filter: thirtyOne).validate()
+        }
+    }
+
+    /// Production's "Limitations" (firebase.google.com/docs/firestore/query-data/queries):
+    /// one array-contains per disjunction; not-in never with in, array-contains-any or OR.
+    @Test func combinationsProductionRefuses() {
+        let ac = Filter.field(FieldPath(["t"]), .arrayContains, .integer(1))
+        let aca = Filter.field(FieldPath(["t"]), .arrayContainsAny, .array([.integer(2)]))
+        let notIn = Filter.field(FieldPath(["a"]), .notIn, .array([.integer(1)]))
+        let inF = Filter.field(FieldPath(["b"]), .in, .array([.integer(1)]))
+        let eq = Filter.field(FieldPath(["b"]), .equal, .integer(1))
+        let perDisjunction = "A maximum of 1 'ARRAY_CONTAINS' filter is allowed per disjunction."
+        let conflict = "'NOT_IN' cannot be used in the same query with 'IN', 'ARRAY_CONTAINS_ANY' or 'OR'."
+        for (f, message) in [
+            (Filter.composite(.and, [ac, aca]), perDisjunction), (.composite(.and, [ac, ac]), perDisjunction),
+            (.composite(.and, [ac, .composite(.or, [ac, eq])]), perDisjunction),
+            (.composite(.and, [notIn, inF]), conflict), (.composite(.and, [notIn, aca]), conflict),
+            (.composite(.or, [notIn, eq]), conflict),
+        ] {
+            #expect(throws: FirestoreError.invalidArgument(message)) { try StructuredQuery(collectionID: "c", filter: f).validate() }
+        }
+        #expect(!invalid(StructuredQuery(collectionID: "c", filter: .composite(.or, [ac, aca]))))
+        #expect(!invalid(StructuredQuery(collectionID: "c", filter: .composite(.and, [notIn, ac]))))
+        #expect(!invalid(StructuredQuery(collectionID: "c", filter: .composite(.and, [ac, inF]))))
     }
 
     @Test func referencesMustNameValidDocuments() {

@@ -8,7 +8,9 @@ import Testing
     let t0 = Timestamp(seconds: 10, nanos: 0)
     let t1 = Timestamp(seconds: 20, nanos: 123_456_000)
 
-    func doc(_ fields: [String: Value]) -> Document { Document(path: path, fields: fields, createTime: t0, updateTime: t0) }
+    func doc(_ fields: [String: Value], updated: Timestamp? = nil) -> Document {
+        Document(path: path, fields: fields, createTime: t0, updateTime: updated ?? t0)
+    }
     func fp(_ s: String) -> FieldPath { FieldPath(s.split(separator: ".").map(String.init)) }
 
     func update(_ fields: [String: Value], mask: [String]? = nil, transforms: [FieldTransform] = [], pre: Precondition = .none) -> Write {
@@ -42,7 +44,10 @@ import Testing
         #expect(d.changed && d.result.updateTime == t1)
     }
 
-    @Test func storedFormNormalisesNegativeZeroAndSubMicroseconds() throws {
+    /// Timestamps are stored to the microsecond; `-0.0` keeps its sign, as production keeps
+    /// it (googleapis/nodejs-firestore#1638: the Web SDK reads back the -0 it wrote), though
+    /// the emulator answers 0.0 (Tests/Conformance/skips.json, json_roundtrip).
+    @Test func storedFormTruncatesSubMicrosecondsAndKeepsNegativeZero() throws {
         let ts = Timestamp(seconds: 5, nanos: 123_456_789)
         let fields: [String: Value] = [
             "z": .double(-0.0), "t": .timestamp(ts), "a": .array([.double(-0.0), .map(["t": .timestamp(ts)])]),
@@ -51,15 +56,18 @@ import Testing
         let r = try update(fields).apply(to: nil, commitTime: t1, database: db)
         let stored = try #require(r.document?.fields)
         guard case .double(let z)? = stored["z"] else { Issue.record("z"); return }
-        #expect(z == 0 && z.sign == .plus)
+        #expect(z == 0 && z.sign == .minus)
         #expect(stored["t"] == .timestamp(Timestamp(seconds: 5, nanos: 123_456_000)))
-        #expect(stored["a"] == .array([.double(0), .map(["t": .timestamp(Timestamp(seconds: 5, nanos: 123_456_000))])]))
+        #expect(stored["a"] == .array([.double(-0.0), .map(["t": .timestamp(Timestamp(seconds: 5, nanos: 123_456_000))])]))
         guard case .geoPoint(let g)? = stored["g"] else { Issue.record("g"); return }
-        #expect(g.latitude.sign == .plus)
-        // Writing -0.0 over 0.0 or a timestamp differing below 1 µs changes nothing.
-        let again = try update(["z": .double(-0.0), "t": .timestamp(Timestamp(seconds: 5, nanos: 123_456_001))])
+        #expect(g.latitude == 0 && g.latitude.sign == .minus)
+        // A timestamp differing below 1 µs changes nothing; -0.0 over 0.0 is a new value.
+        let same = try update(["z": .double(0), "t": .timestamp(Timestamp(seconds: 5, nanos: 123_456_001))])
             .apply(to: doc(["z": .double(0), "t": .timestamp(Timestamp(seconds: 5, nanos: 123_456_000))]), commitTime: t1, database: db)
-        #expect(!again.changed && again.result.updateTime == t0)
+        #expect(!same.changed && same.result.updateTime == t0)
+        let signed = try update(["z": .double(-0.0), "t": .timestamp(Timestamp(seconds: 5, nanos: 123_456_000))])
+            .apply(to: doc(["z": .double(0), "t": .timestamp(Timestamp(seconds: 5, nanos: 123_456_000))]), commitTime: t1, database: db)
+        #expect(signed.changed && signed.result.updateTime == t1)
     }
 
     @Test func preconditionsAndTheirCodes() throws {
@@ -70,15 +78,25 @@ import Testing
         #expect(throws: FirestoreError(.alreadyExists, "Document already exists: projects/p/databases/(default)/documents/c/d")) {
             try update([:], pre: .exists(false)).apply(to: existing, commitTime: t1, database: db)
         }
-        let mismatch = #expect(throws: FirestoreError.self) {
+        // Emulator (Tests/Conformance/transforms.json) and production (google-cloud-firestore
+        // test_document_delete / test_update_document): a required update time later than
+        // the stored one is INVALID_ARGUMENT, an earlier one FAILED_PRECONDITION; versions
+        // are microseconds since the epoch.
+        #expect(throws: FirestoreError(.invalidArgument, "Invalid base version, it is greater than the stored version: projects/p/databases/(default)/documents/c/d")) {
             try update([:], pre: .updateTime(t1)).apply(to: existing, commitTime: t1, database: db)
         }
-        #expect(mismatch?.code == .failedPrecondition)
-        // An update time on a missing document is FAILED_PRECONDITION too (emulator: version 0).
-        let missing = #expect(throws: FirestoreError.self) {
-            try update([:], pre: .updateTime(t0)).apply(to: nil, commitTime: t1, database: db)
+        #expect(throws: FirestoreError(.failedPrecondition, "the stored version (20123456) does not match the required base version (10000000)")) {
+            try update([:], pre: .updateTime(t0)).apply(to: doc(["a": .integer(1)], updated: t1), commitTime: t1, database: db)
         }
-        #expect(missing?.code == .failedPrecondition)
+        // An update time on a missing document is FAILED_PRECONDITION (emulator: version 0),
+        // however late it is.
+        #expect(throws: FirestoreError(.failedPrecondition, "the stored version (0) does not match the required base version (20123456)")) {
+            try update([:], pre: .updateTime(t1)).apply(to: nil, commitTime: t1, database: db)
+        }
+        #expect(throws: FirestoreError(.invalidArgument, "timestamp cannot have more than microseconds precision")) {
+            try Write(operation: .delete(path), currentDocument: .updateTime(Timestamp(seconds: 10, nanos: 1)))
+                .apply(to: existing, commitTime: t1, database: db)
+        }
         #expect(try update(["a": .integer(2)], pre: .updateTime(t0)).apply(to: existing, commitTime: t1, database: db).changed)
         #expect(try update(["a": .integer(2)], pre: .exists(false)).apply(to: nil, commitTime: t1, database: db).changed)
         let del = Write(operation: .delete(path), currentDocument: .exists(true))

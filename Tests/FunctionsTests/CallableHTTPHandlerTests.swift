@@ -73,12 +73,41 @@ struct CallableHTTPHandlerTests {
         #expect(seen.isEmpty)
     }
 
-    @Test("the Content-Type is not checked")
-    func anyContentType() async {
+    /// Source: https://firebase.google.com/docs/functions/callable-reference — "Required:
+    /// Content-Type: application/json" (a charset is allowed); a request "in the wrong format,
+    /// such as not being JSON, having invalid fields, or missing the data field" is rejected
+    /// with 400 Bad Request and INVALID_ARGUMENT.
+    @Test("a Content-Type other than application/json is 400 Bad Request", arguments: [
+        nil, "text/plain", "application/x-www-form-urlencoded", "application/jsonx", "text/json", "",
+    ] as [String?])
+    func wrongContentType(_ contentType: String?) async {
+        var headers = HTTPHeaders()
+        if let contentType { headers.add("content-type", contentType) }
         let r = await handle(HTTPRequest(
-            method: "POST", target: "/demo-test/us-central1/echo", headers: ["content-type": "text/plain"],
+            method: "POST", target: "/demo-test/us-central1/echo", headers: headers, body: Array(#"{"data":2}"#.utf8)))
+        #expect(r.status == 400)
+        #expect(text(r) == #"{"error":{"message":"Bad Request","status":"INVALID_ARGUMENT"}}"#)
+        #expect(seen.isEmpty)
+    }
+
+    @Test("application/json in any case, with parameters, is accepted", arguments: [
+        "application/json", "application/json; charset=utf-8", "Application/JSON;charset=UTF-8", " application/json ;x=y",
+    ])
+    func jsonContentType(_ contentType: String) async {
+        let r = await handle(HTTPRequest(
+            method: "POST", target: "/demo-test/us-central1/echo", headers: ["content-type": contentType],
             body: Array(#"{"data":2}"#.utf8)))
         #expect(r.status == 200)
+    }
+
+    @Test("a body that is not JSON, or JSON without data, is exactly the spec's Bad Request body")
+    func badRequestBody() async {
+        for body in ["", "nope", "[1]", #"{"dat":1}"#, "null", #""data""#] {
+            let r = await handle(callableRequest("/demo-test/us-central1/echo", body: body))
+            #expect(r.status == 400, "\(body)")
+            #expect(text(r) == #"{"error":{"message":"Bad Request","status":"INVALID_ARGUMENT"}}"#, "\(body)")
+        }
+        #expect(seen.isEmpty)
     }
 
     @Test("handler errors answer the code table's status with status, message and details")

@@ -315,11 +315,6 @@ def test_read_time_with_transaction_in_body_is_invalid_argument(hearth):
     hearth.request("POST", f"/v1/{DOCS}:rollback", {"transaction": tx})
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "GetDocument/ListDocuments over REST take `?transaction=` and silently ignore `?readTime=` when both are "
-    "given (FirestoreRESTService.swift, query-parameter consistency(): `if let t = self[\"transaction\"]` returns "
-    "before looking at readTime); the JSON-body methods answer INVALID_ARGUMENT \"Only one of transaction, "
-    "newTransaction and readTime may be set.\" for the same oneof"))
 def test_get_and_list_with_read_time_and_transaction_parameters_is_invalid_argument(hearth):
     t1 = put(hearth, name("both", "a"), v=1)
     put(hearth, name("both", "a"), v=2)
@@ -846,13 +841,6 @@ def test_listen_hostile_resume_tokens_and_read_times_reset_and_resend(hearth, li
     assert apply({}, events) == apply({}, listen(listen_call, ot, database=other))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "A Listen target resumed (token or read_time from before) after the emulator's clear endpoint "
-    "(DELETE /emulator/v1/projects/p/databases/(default)/documents) keeps the cleared documents: "
-    "SQLiteDocumentStore.deleteAll (and InMemoryDocumentStore.deleteAll) also delete the history, so "
-    "FirestoreEngine.resumeEvents' snapshot(at: resumeTime) sees nothing 'then' and sends neither DocumentDelete "
-    "nor RESET for them; the read time still passes checkedReadTime, so the client's cache stays stale forever "
-    "(point-in-time reads before the clear likewise answer 'missing' for documents that existed then)"))
 def test_listen_resumed_across_a_clear_forgets_the_cleared_documents(hearth, listen_call):
     coll = f"C{random.randrange(1 << 30)}"
     put(hearth, name(coll, "a"), v=1)
@@ -868,12 +856,6 @@ def test_listen_resumed_across_a_clear_forgets_the_cleared_documents(hearth, lis
     assert resumed == fresh, f"resumed view {sorted(resumed)} != fresh {sorted(fresh)}"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "A store written with --version-retention 0 (SQLiteDocumentStore keepsVersions: false, nothing archived) and "
-    "reopened with the default 1 h retention answers reads at read times from before the restart as if no "
-    "version had ever been replaced: FirestoreEngine.checkedReadTime only checks the retention window, nothing "
-    "records since when history is complete, so GET at T1 of a document updated after T1 says 404 (it existed) "
-    "instead of the old version or FAILED_PRECONDITION 'too old'. The v1 -> v2 schema upgrade has the same gap"))
 def test_reads_before_history_was_kept_are_refused_not_wrong(tmp_path):
     h = Hearth(tmp_path, data=tmp_path / "h.sqlite", extra_args=["--version-retention", "0"])
     h.start()

@@ -162,6 +162,23 @@ def test_update_with_stale_update_time_is_failed_precondition(client):
     assert ref.get().to_dict() == {"v": 2}
 
 
+def test_later_update_time_is_invalid_argument(client):
+    # As the emulator and production answer (google-cloud-firestore test_document_delete and
+    # test_update_document): a required update time after the stored one is not a failed
+    # precondition but an invalid argument; an earlier one stays FAILED_PRECONDITION.
+    ref = client.collection("d").document("later")
+    written = ref.set({"v": 1})
+    later = client.write_option(last_update_time=written.update_time + datetime.timedelta(hours=1))
+    with pytest.raises(exceptions.InvalidArgument, match="Invalid base version, it is greater than the stored version"):
+        ref.delete(option=later)
+    with pytest.raises(exceptions.InvalidArgument, match="Invalid base version, it is greater than the stored version"):
+        ref.update({"v": 2}, option=later)
+    assert ref.get().to_dict() == {"v": 1}
+    # On a missing document any required update time is FAILED_PRECONDITION (version 0).
+    with pytest.raises(exceptions.FailedPrecondition, match=r"the stored version \(0\) does not match"):
+        client.collection("d").document("never").delete(option=later)
+
+
 def test_batch_commits_all_writes(client):
     col = client.collection("b")
     col.document("upd").set({"n": 1})

@@ -227,6 +227,63 @@ def test_aggregations_on_empty_results_exact_values(project, cities, gapic):
 
 
 
+def test_aggregation_limit_takes_the_smallest_summed_values(client):
+    # google-cloud-firestore test_sum_query_get_with_limit, run against production as well:
+    # sum/avg read the field's index, so limit(12) keeps the 12 smallest products whatever
+    # the document names; a count beside them counts those 12. Recorded from the emulator in
+    # Tests/Conformance/aggregation_cases.json.
+    col = client.collection("grid")
+    batch = client.batch()
+    for a in range(5):
+        for b in range(5):
+            batch.set(col.document(f"g{24 - 5 * a - b:02d}"), {"a": a, "b": b, "stats": {"product": a * b}})
+    batch.commit()
+    assert col.sum("stats.product", alias="t").get()[0][0].value == 100
+    [results] = col.limit(12).sum("stats.product", alias="s").avg("stats.product", alias="m").count(alias="c").get()
+    assert {r.alias: r.value for r in results} == {"s": 5, "m": 5 / 12, "c": 12}
+    streamed = [r.value for rs in col.limit(12).sum("stats.product", alias="s").stream() for r in rs]
+    assert streamed == [5]
+    # A count alone counts every document; a sum leaves out those without its field.
+    client.document("grid/nofield").set({"a": 9})
+    [results] = col.count(alias="c").get()
+    assert results[0].value == 26
+    [results] = col.count(alias="c").sum("stats.product", alias="s").get()
+    assert {r.alias: r.value for r in results} == {"c": 25, "s": 100}
+
+
+def test_aggregation_list_errors_carry_the_emulators_messages(client):
+    from google.api_core.exceptions import InvalidArgument
+    from google.cloud.firestore_v1.aggregation import AggregationQuery
+
+    col = client.collection("agg-errors")
+    with pytest.raises(InvalidArgument, match="Aggregation aliases contain duplicate alias: total."):
+        col.count(alias="total").count(alias="total").get()
+    with pytest.raises(InvalidArgument, match="Aggregations can not be empty."):
+        AggregationQuery(where(col, "a", ">=", 0)).get()
+    with pytest.raises(InvalidArgument, match="Aggregations can not be empty."):
+        list(AggregationQuery(where(col, "a", ">=", 0)).stream())
+
+
+@pytest.mark.parametrize("build, message", [
+    (lambda c: where(c, "a", "in", list(range(31))), "'IN' supports up to 30 comparison values."),
+    (lambda c: where(where(c, "a", "not-in", [5]), "b", "in", [1]),
+     "'NOT_IN' cannot be used in the same query with 'IN', 'ARRAY_CONTAINS_ANY' or 'OR'."),
+    (lambda c: where(where(c, "t", "array_contains", 1), "t", "array_contains_any", [2]),
+     "A maximum of 1 'ARRAY_CONTAINS' filter is allowed per disjunction."),
+    (lambda c: c.where(filter=Or([FieldFilter("a", "==", k) for k in range(31)])),
+     "Too many disjunctions after normalization. Result had 31 disjunctions which is more than the maximum of 30"),
+    (lambda c: where(where(c, "a", "!=", 5), "b", "not-in", [1]),
+     "Only a single 'NOT_EQUAL', 'NOT_IN', 'IS_NOT_NAN', or 'IS_NOT_NULL' filter allowed per query."),
+], ids=["in-31", "not-in-with-in", "two-array-contains", "31-disjunctions", "not-equal-with-not-in"])
+def test_query_shapes_production_refuses(client, build, message):
+    # Over gRPC, with the emulator's messages (Tests/Conformance/query_cases.json).
+    from google.api_core.exceptions import InvalidArgument
+
+    with pytest.raises(InvalidArgument) as info:
+        list(build(client.collection("shapes")).stream())
+    assert info.value.message == message
+
+
 def test_large_result_stream(client):
     # ~1 MB of results: more than the 64 KiB initial HTTP/2 window, in many DATA frames.
     col = client.collection("bulk")

@@ -60,10 +60,10 @@ def test_every_value_type_round_trips(client):
         assert got[key] == sample[key], key
         assert type(got[key]) is type(sample[key]), key
     assert math.isnan(got["nan"])
-    # -0.0 reads back as a double zero; the official emulator answers +0.0 (conformance
-    # corpus json_roundtrip r000), and so does Hearth.
+    # -0.0 reads back with its sign, as production keeps it (googleapis/nodejs-firestore#1638);
+    # the official emulator answers +0.0 (json_roundtrip r000, listed in skips.json).
     assert type(got["negzero"]) is float and got["negzero"] == 0.0
-    assert math.copysign(1.0, got["negzero"]) == 1.0
+    assert math.copysign(1.0, got["negzero"]) == -1.0
     for key in ("when", "epoch", "old"):
         assert got[key] == sample[key], key
         assert got[key].microsecond == sample[key].microsecond
@@ -73,6 +73,48 @@ def test_every_value_type_round_trips(client):
     assert got["nestedref"].path == "a/b/c/d"
     assert got["arr"] == sample["arr"]
     assert [type(v) for v in got["arr"]] == [type(None), bool, int, float, str, bytes, dict, dict]
+
+
+def test_negative_zero_keeps_its_sign_and_equals_zero_in_queries(client):
+    import threading
+
+    col = client.collection("zeros")
+    col.document("neg").set({"z": -0.0, "geo": firestore.GeoPoint(-0.0, -0.0), "arr": [-0.0]})
+    col.document("pos").set({"z": 0.0})
+    col.document("int").set({"z": 0})
+    col.document("one").set({"z": 1})
+    neg = col.document("neg").get().to_dict()
+    assert math.copysign(1.0, neg["z"]) == -1.0
+    assert math.copysign(1.0, neg["geo"].latitude) == -1.0 and math.copysign(1.0, neg["geo"].longitude) == -1.0
+    assert math.copysign(1.0, neg["arr"][0]) == -1.0
+    # Queries compare by value: -0.0 == 0.0 == 0, ordered as equals (ties by name).
+    assert sorted(s.id for s in col.where(filter=firestore.FieldFilter("z", "==", 0)).stream()) == ["int", "neg", "pos"]
+    assert sorted(s.id for s in col.where(filter=firestore.FieldFilter("z", "==", -0.0)).stream()) == ["int", "neg", "pos"]
+    assert [s.id for s in col.where(filter=firestore.FieldFilter("z", "in", [0.0])).stream()] == ["int", "neg", "pos"]
+    assert [s.id for s in col.order_by("z").stream()] == ["int", "neg", "pos", "one"]
+    assert [s.id for s in col.where(filter=firestore.FieldFilter("arr", "array_contains", 0)).stream()] == ["neg"]
+    assert [s.id for s in col.where(filter=firestore.FieldFilter("z", ">", -0.0)).stream()] == ["one"]
+    # Query results and the Listen stream carry the sign too.
+    [doc] = [s for s in col.order_by("z").stream() if s.id == "neg"]
+    assert math.copysign(1.0, doc.get("z")) == -1.0
+    seen = threading.Event()
+    values = []
+
+    def on_snapshot(snapshots, changes, read_time):
+        values.extend(s.get("z") for s in snapshots)
+        seen.set()
+
+    watch = col.document("neg").on_snapshot(on_snapshot)
+    try:
+        assert seen.wait(10)
+    finally:
+        watch.unsubscribe()
+    assert values and math.copysign(1.0, values[0]) == -1.0
+    # Writing -0.0 over 0.0 is a change: the stored value takes the new sign.
+    before = col.document("pos").get()
+    col.document("pos").set({"z": -0.0})
+    after = col.document("pos").get()
+    assert math.copysign(1.0, after.get("z")) == -1.0 and after.update_time > before.update_time
 
 
 def test_array_directly_inside_array_is_invalid_argument(client):

@@ -108,3 +108,25 @@ def test_failed_batch_ends_the_stream_with_its_status(project, gapic, db):
     finally:
         conversation.outbox.put(END)
     assert not db.document("mobile/missing").get().exists
+
+
+def test_negative_zero_through_the_write_stream(project, gapic, db):
+    # The mobile SDKs write over this stream: -0.0 keeps its sign (production keeps it,
+    # googleapis/nodejs-firestore#1638) and reads back as -0.0.
+    import math
+
+    database = f"projects/{project}/databases/(default)"
+    name = f"{database}/documents/mobile/negzero"
+    conversation = WriteConversation(gapic, project, database)
+    try:
+        handshake = conversation.receive()
+        conversation.send(stream_token=handshake.stream_token, writes=[write_types.Write(
+            update={"name": name, "fields": {"z": {"double_value": -0.0}, "g": {"geo_point_value": {"latitude": -0.0}}}},
+        )])
+        batch = conversation.receive()
+        assert len(batch.write_results) == 1
+    finally:
+        conversation.close()
+    got = db.document("mobile/negzero").get().to_dict()
+    assert got["z"] == 0.0 and math.copysign(1.0, got["z"]) == -1.0
+    assert math.copysign(1.0, got["g"].latitude) == -1.0

@@ -70,6 +70,8 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     /// Committed indexes: database row id → collection id → (index row id, index).
     private var catalog: [Int64: [String: [(id: Int64, index: SingleFieldIndex)]]] = [:]
     private var lastCommit: Timestamp?
+    /// `history_horizons` by database row id (0 = every database); under `writerLock`.
+    private var horizons: [Int64: Timestamp] = [:]
 
     /// Counts commits and clears (document changes), bumped after each one's COMMIT, while
     /// `writerLock` is held. Lets a snapshot prove it is still current (see `repin`).
@@ -143,11 +145,14 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
         let m = try connection.prepare("SELECT key, value FROM meta")
         defer { m.reset() }
         while try m.step() { meta[m.text(at: 0)] = m.int64(at: 1) }
+        var historyStartsNow = false
         if let v = meta["schema_version"], SQLiteSchema.upgradable.contains(v) {
             // The DDL run on open already created what the newer version adds.
             try connection.execute("UPDATE meta SET value = \(SQLiteSchema.version) WHERE key = 'schema_version'")
             meta["schema_version"] = SQLiteSchema.version
+            historyStartsNow = true  // no versions were kept before
         }
+        if meta["keeps_versions"] == 0 && keepsVersions { historyStartsNow = true }
         guard meta["schema_version"] == SQLiteSchema.version else {
             throw FirestoreError.internalError(
                 "Store \(path) has schema version \(meta["schema_version"].map(String.init) ?? "none"), expected \(SQLiteSchema.version).")
@@ -155,6 +160,15 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
         if let s = meta["last_commit_seconds"], let n = meta["last_commit_nanos"] {
             lastCommit = Timestamp(seconds: s, nanos: Int32(truncatingIfNeeded: n))
         }
+        if historyStartsNow, let lastCommit {
+            // Reads before the last commit made without history cannot be answered exactly.
+            try Self.recordHorizon(lastCommit, database: 0, connection)
+        }
+        try connection.execute(
+            "INSERT INTO meta(key, value) VALUES('keeps_versions', \(keepsVersions ? 1 : 0)) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+        let h = try connection.prepare("SELECT db, seconds, nanos FROM history_horizons")
+        defer { h.reset() }
+        while try h.step() { horizons[h.int64(at: 0)] = Timestamp(seconds: h.int64(at: 1), nanos: Int32(truncatingIfNeeded: h.int64(at: 2))) }
         let d = try connection.prepare("SELECT id, name FROM databases")
         defer { d.reset() }
         while try d.step() { databaseIDs[d.text(at: 1)] = d.int64(at: 0) }
@@ -273,10 +287,11 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     /// Deletes `database`'s documents and index entries (its index definitions stay valid:
     /// an index of nothing is complete).
     /// - Throws: `.internalError` when SQLite fails.
-    public func deleteAll(in database: DatabaseID) throws(FirestoreError) {
+    public func deleteAll(in database: DatabaseID, at time: Timestamp) throws(FirestoreError) {
         try withWriter { (connection) throws in
             guard let dbID = databaseIDs[database.name] else { return }
             try connection.writeTransaction { () throws in
+                try Self.recordHorizon(max(horizons[dbID] ?? time, time), database: dbID, connection)
                 let entries = try connection.prepare(
                     "DELETE FROM index_entries WHERE index_id IN (SELECT id FROM field_indexes WHERE db = ?1)")
                 try entries.bind(dbID, at: 1)
@@ -287,8 +302,32 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
                     try delete.run()
                 }
             }
+            horizons[dbID] = max(horizons[dbID] ?? time, time)
             bumpSequence()
         }
+    }
+
+    /// The later of `database`'s latest clear and the store-wide horizon; the last commit
+    /// time when this store keeps no versions.
+    /// - Throws: `.internalError` when the store is closed.
+    public func historyHorizon(in database: DatabaseID) throws(FirestoreError) -> Timestamp? {
+        try withWriter { _ -> Timestamp? in
+            if !keepsVersions { return lastCommit }
+            let own = databaseIDs[database.name].flatMap { horizons[$0] }
+            switch (horizons[0], own) {
+            case (let a?, let b?): return max(a, b)
+            case (let a, let b): return a ?? b
+            }
+        }
+    }
+
+    private static func recordHorizon(_ time: Timestamp, database: Int64, _ connection: SQLiteConnection) throws {
+        let upsert = try connection.prepare(
+            "INSERT INTO history_horizons(db, seconds, nanos) VALUES(?1, ?2, ?3) ON CONFLICT(db) DO UPDATE SET seconds = excluded.seconds, nanos = excluded.nanos")
+        try upsert.bind(database, at: 1)
+        try upsert.bind(time.seconds, at: 2)
+        try upsert.bind(Int64(time.nanos), at: 3)
+        try upsert.run()
     }
 
     /// The greatest commit time recorded in this file.

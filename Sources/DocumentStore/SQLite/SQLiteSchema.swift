@@ -19,7 +19,11 @@
 ///   holds each path's open-ended latest version. Rows are appended in commit order, so rowid
 ///   order is `end_time` order and garbage collection deletes a prefix of the table.
 ///   Indexed by path (point reads, subtrees) and collection id (collection groups).
-/// - `meta`: the schema version and the last commit time, written in each commit's transaction.
+/// - `history_horizons`: per database row id, the time before which its history is gone (its
+///   latest clear or import); row 0 holds the horizon of every database (the upgrade from
+///   version 1, or the first open that keeps versions after one that kept none).
+/// - `meta`: the schema version, the last commit time (written in each commit's transaction)
+///   and `keeps_versions` (whether the last open archived superseded versions).
 ///
 /// Version 2 added `document_versions`; a version 1 file is upgraded in place on open (the
 /// table is created empty: no history existed before).
@@ -86,6 +90,11 @@ enum SQLiteSchema {
         );
         CREATE INDEX IF NOT EXISTS document_versions_by_path ON document_versions(db, path);
         CREATE INDEX IF NOT EXISTS document_versions_by_group ON document_versions(db, collection_id, path);
+        CREATE TABLE IF NOT EXISTS history_horizons(
+            db INTEGER PRIMARY KEY,
+            seconds INTEGER NOT NULL,
+            nanos INTEGER NOT NULL
+        );
         INSERT OR IGNORE INTO meta(key, value) VALUES('schema_version', 2);
         """
 

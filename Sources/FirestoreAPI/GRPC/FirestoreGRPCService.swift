@@ -174,7 +174,7 @@ public struct FirestoreGRPCService: Sendable {
             return [P.RunAggregationQueryResponse(aggregateFields: result.value, transaction: result.transaction, readTime: result.readTime).serializedBytes()]
         case "PartitionQuery":
             let r = try P.PartitionQueryRequest(serializedBytes: bytes)
-            try engine.checkReadTime(r.readTime)
+            try engine.checkReadTime(r.readTime, in: r.database)
             return [P.PartitionQueryResponse().serializedBytes()]
         case "ListCollectionIds":
             let r = try P.ListCollectionIdsRequest(serializedBytes: bytes)

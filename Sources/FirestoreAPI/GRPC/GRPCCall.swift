@@ -57,14 +57,21 @@ final class GRPCCall: @unchecked Sendable {
     }
 
     /// The next request message, or nil when the client half-closed the stream.
-    /// - Throws: the framing error as a status (`RESOURCE_EXHAUSTED`, `INTERNAL`, …) or
-    ///   `CANCELLED` when the client reset the stream.
+    /// - Throws: `INVALID_ARGUMENT` for a message over production's 10 MiB request limit
+    ///   (`DocumentLimits.checkRequestSize`), the framing error as a status
+    ///   (`RESOURCE_EXHAUSTED` over the 16 MiB framing cap, `INTERNAL`, …) or `CANCELLED` when
+    ///   the client reset the stream.
     func nextMessage() async throws(FirestoreError) -> [UInt8]? {
         while true {
+            let message: GRPCMessage?
             do {
-                if let m = try framer.nextMessage() { return m.payload }
+                message = try framer.nextMessage()
             } catch {
                 throw error.status
+            }
+            if let message {
+                try DocumentLimits.checkRequestSize(message.payload.count)
+                return message.payload
             }
             if requestEnded { return nil }
             let chunk: [UInt8]?

@@ -121,7 +121,7 @@ extension FirestoreRESTService {
             try RESTCodec.decodeTimestamp(v, at: "readTime")
         }
         try reader.finish()
-        try engine.checkReadTime(readTime)
+        try engine.checkReadTime(readTime, in: route.database)
         return .object([])
     }
 

@@ -16,9 +16,13 @@ public struct FirestoreRESTService: Sendable {
     public init(engine: FirestoreEngine) { self.engine = engine }
 
     /// Answers one request whose path starts with `/v1/` or `/v1beta1/`.
+    ///
+    /// A body over 10 MiB is refused before it is parsed (`DocumentLimits.checkRequestSize`,
+    /// 400 INVALID_ARGUMENT), as production refuses API requests over its 10 MiB limit.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         do throws(FirestoreError) {
-            guard let route = try RESTRoute.parse(request.path) else {
+            try DocumentLimits.checkRequestSize(request.body.count)
+            guard let route = try RESTRoute.parse(request.path, method: request.method) else {
                 throw FirestoreError(.notFound, "No Firestore method at \(request.method) \(request.path).")
             }
             let auth = try BearerToken.authContext(fromHeader: request.headers["authorization"])
@@ -67,6 +71,11 @@ public struct FirestoreRESTService: Sendable {
             return try partitionQuery(route, try body(request))
         case ("POST", "listCollectionIds") where route.path.segments.isEmpty || route.path.isDocument:
             return try listCollectionIDs(route, try body(request), auth: auth)
+        case ("POST", nil) where route.path.isDocument:
+            // CreateDocument into collection `lastSegment` of `parent`, which is a collection
+            // here (e.g. `POST …/c/a:unknownVerb`): INVALID_ARGUMENT, as the emulator answers.
+            throw FirestoreError(
+                .invalidArgument, "Document parent name \"\(db.resourceName(route.path.parent))\" is not a document.")
         case ("PATCH", nil), ("DELETE", nil):
             throw FirestoreError(
                 .invalidArgument, "Document name \"\(db.resourceName(route.path))\" has odd number of segments.")
@@ -117,7 +126,12 @@ struct QueryParameters {
     }
 
     /// The read consistency from `transaction` (base64) or `readTime` (RFC 3339).
+    /// - Throws: `.invalidArgument` when both are given (one `consistency_selector` oneof),
+    ///   with the text the JSON-body methods answer, or for a malformed value.
     func consistency() throws(FirestoreError) -> ReadConsistency {
+        if self["transaction"] != nil && self["readTime"] != nil {
+            throw .invalidArgument("Only one of transaction, newTransaction and readTime may be set.")
+        }
         if let t = self["transaction"] {
             guard let bytes = Base64.decode(t) else { throw .invalidArgument("Invalid value at 'transaction' (TYPE_BYTES).") }
             return .transaction(bytes)

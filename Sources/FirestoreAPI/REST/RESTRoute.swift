@@ -3,8 +3,19 @@ import FirestoreModel
 /// A parsed Firestore REST v1 URL: which method, on which database and resource.
 ///
 /// Shapes (reference §1.2): `/v1/projects/{p}/databases/{d}/documents[/{path}][:verb]`
-/// (also `/v1beta1/`). Each path segment is percent-decoded on its own; the `:verb` suffix
-/// is split from the raw last segment before decoding, so ids containing `%3A` stay ids.
+/// (also `/v1beta1/`). Each path segment is percent-decoded on its own, so an id may hold any
+/// character production allows (`:`, ` ` as `%20`, `@`, `+`, `=`, `%25`, UTF-8) — except `/`:
+/// `%2F` decodes to a `/` inside one id, which `ResourcePath.validateIDs` refuses
+/// (INVALID_ARGUMENT) rather than reading it as a path separator as the emulator does.
+///
+/// Custom verbs: the text after the **last** `:` of the raw last segment is a verb only when it
+/// is one of Firestore's (`RESTRoute.verbs`) and the method is POST (every verb is a POST).
+/// Otherwise the colon belongs to the id: `GET …/c/a:b`, `PATCH …/c/x:runQuery`,
+/// `DELETE …/c/a:commit` name documents, `POST …/c:b` creates in collection `c:b`, and
+/// `POST …/c/a:b:listCollectionIds` lists under document `c/a:b`. An encoded colon (`%3A`) is
+/// never a verb separator. Google's HTTP path matching splits a verb at the last colon only
+/// for registered verbs (googleapis `google/api/http.proto`); the emulator splits at the first
+/// colon and so cannot list under an id with a colon (firebase/firebase-tools-ui #645, #566).
 public struct RESTRoute: Sendable, Equatable {
     /// The database.
     public var database: DatabaseID
@@ -13,10 +24,21 @@ public struct RESTRoute: Sendable, Equatable {
     /// The custom verb after `:` (`commit`, `runQuery`, …), or nil.
     public var verb: String?
 
+    /// Firestore REST v1's custom verbs (googleapis `google/firestore/v1/firestore.proto`
+    /// HTTP bindings), all bound to POST.
+    public static let verbs: Set<String> = [
+        "batchGet", "beginTransaction", "commit", "rollback", "runQuery", "runAggregationQuery", "partitionQuery",
+        "listCollectionIds", "batchWrite", "listen", "write",
+    ]
+
     /// Parses the percent-encoded path of a request target (no query string).
+    /// - Parameters:
+    ///   - rawPath: the target's path, still percent-encoded.
+    ///   - method: the HTTP method; only a POST can carry a custom verb.
     /// - Returns: nil when the path is not under `/v1/projects/{p}/databases/{d}/documents`.
-    /// - Throws: `.invalidArgument` for bad percent-encoding or invalid ids.
-    public static func parse(_ rawPath: String) throws(FirestoreError) -> RESTRoute? {
+    /// - Throws: `.invalidArgument` for bad percent-encoding or invalid ids (including a
+    ///   decoded `/` inside an id).
+    public static func parse(_ rawPath: String, method: String) throws(FirestoreError) -> RESTRoute? {
         var raw = rawPath
         if raw.hasPrefix("/v1/") {
             raw.removeFirst(4)
@@ -27,9 +49,12 @@ public struct RESTRoute: Sendable, Equatable {
         }
         var rawSegments = raw.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         var verb: String?
-        if let last = rawSegments.last, let colon = last.lastIndex(of: ":") {
-            verb = String(last[last.index(after: colon)...])
-            rawSegments[rawSegments.count - 1] = String(last[..<colon])
+        if method == "POST", let last = rawSegments.last, let colon = last.lastIndex(of: ":") {
+            let suffix = String(last[last.index(after: colon)...])
+            if verbs.contains(suffix) {
+                verb = suffix
+                rawSegments[rawSegments.count - 1] = String(last[..<colon])
+            }
         }
         if rawSegments.last == "" { rawSegments.removeLast() }
         let segments = try rawSegments.map { (s: String) throws(FirestoreError) -> String in

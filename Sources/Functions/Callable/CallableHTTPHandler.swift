@@ -10,8 +10,10 @@ import HTTPServer
 ///   `Function {region}-{name} does not exist, valid functions are: …`. Extra trailing
 ///   segments are ignored (the emulator routes `/{p}/{region}/{name}/*` to the function).
 /// * `OPTIONS`: CORS preflight, 204, reflecting `Origin` and `Access-Control-Request-Headers`.
-/// * Any other method than POST, a non-JSON body, a body other than exactly `{"data": …}`:
-///   400 INVALID_ARGUMENT "Bad Request". `Content-Type` is not checked.
+/// * Any other method than POST, a `Content-Type` other than `application/json` (parameters
+///   such as `; charset=utf-8` allowed), a non-JSON body, a body other than exactly
+///   `{"data": …}`: 400 `{"error":{"message":"Bad Request","status":"INVALID_ARGUMENT"}}`
+///   (https://firebase.google.com/docs/functions/callable-reference, "Request format").
 /// * `Authorization: Bearer <JWT>` is decoded without verification into `CallableAuth`
 ///   (uid = `sub`, else `user_id`); an undecodable token (or `owner`) is 401 UNAUTHENTICATED
 ///   "Unauthenticated". No header: `auth` is nil.
@@ -48,7 +50,9 @@ public struct CallableHTTPHandler: HTTPHandler {
         }
         if request.method == "OPTIONS" { return Self.preflight(request) }
         let streaming = request.headers["accept"]?.lowercased().contains("text/event-stream") ?? false
-        guard request.method == "POST" else { return Self.errorResponse(.invalidArgument(CallableWire.badRequest)) }
+        guard request.method == "POST", CallableWire.isJSONContentType(request.headers["content-type"]) else {
+            return Self.errorResponse(.invalidArgument(CallableWire.badRequest))
+        }
         let data: CallableValue
         let context: CallableContext
         do throws(CallableError) {

@@ -10,10 +10,22 @@ public enum CallableWire {
     /// The message firebase-functions gives every malformed request.
     public static let badRequest = "Bad Request"
 
+    /// Whether a `Content-Type` value names JSON as the callable protocol requires:
+    /// `application/json`, any case, with or without parameters (`; charset=utf-8`).
+    /// A missing header is not JSON.
+    ///
+    /// Source: https://firebase.google.com/docs/functions/callable-reference ("Required:
+    /// Content-Type: application/json; an optional ; charset=utf-8 is allowed"); firebase-functions
+    /// `isValidRequest` compares the media type before the first `;`, trimmed and lowercased.
+    public static func isJSONContentType(_ value: String?) -> Bool {
+        guard let value else { return false }
+        let mediaType = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
+    }
+
     /// Decodes a request body into its `data`.
     ///
-    /// The body is parsed as JSON whatever its `Content-Type` (clients send
-    /// `application/json`, possibly with a charset).
+    /// The `Content-Type` is checked by the caller (`isJSONContentType`).
     /// - Throws: `INVALID_ARGUMENT` "Bad Request" when the body is not JSON (including numbers
     ///   out of `Double` range such as `1e400`, invalid UTF-8, nesting deeper than 512), is not
     ///   an object, lacks `data`, or has other members; `INVALID_ARGUMENT` for undecodable

@@ -4,15 +4,14 @@ import FirestoreModel
 /// `Aggregation` (oneof 1 count {1 up_to Int64Value}, 2 sum {1 field}, 3 avg {1 field};
 /// 7 alias). Source: googleapis `query.proto`; reference §6.4; firestore-interfaces §1.6.
 extension FirestoreProto {
-    /// The most aggregations one query may hold.
-    public static let maxAggregations = 5
-
     /// Decodes a StructuredAggregationQuery.
     ///
     /// Aggregations without an alias (Python sends `""`, reference §1.3 O14) are named
-    /// `field_1`, `field_2`, … in order among the unnamed ones, as the emulator does.
-    /// - Throws: `.invalidValue` for a missing query, 0 or more than 5 aggregations, an
-    ///   aggregation without an operator, `up_to` ≤ 0, or a duplicate alias.
+    /// `field_1`, `field_2`, … in order among the unnamed ones, as the emulator does. Their
+    /// number and uniqueness are the engine's to check (`Aggregation.validate`), so a client
+    /// reads the emulator's messages for them.
+    /// - Throws: `.invalidValue` for a missing query, an aggregation without an operator,
+    ///   `up_to` ≤ 0 (query.proto: "must be greater than zero when present").
     static func decodeAggregationQuery(_ reader: ProtoReader) throws(ProtoWireError)
         -> (query: StructuredQuery, aggregations: [Aggregation])
     {
@@ -21,7 +20,6 @@ extension FirestoreProto {
         var query: StructuredQuery?
         var aggregations: [Aggregation] = []
         var unnamed = 0
-        var aliases = Set<String>()
         while let tag = try r.readTag() {
             switch (tag.fieldNumber, tag.wireType) {
             case (1, .len):
@@ -36,20 +34,12 @@ extension FirestoreProto {
                 } else {
                     name = alias
                 }
-                guard aliases.insert(name).inserted else {
-                    throw ProtoWireError(.invalidValue("duplicate alias \"\(name)\"."), offset: start, fieldPath: ["aggregations[\(i)]", "alias"])
-                }
                 aggregations.append(Aggregation(alias: name, kind: kind))
             default: try r.skipField(tag)
             }
         }
         guard let query else {
             throw ProtoWireError(.invalidValue("structured_query is required."), offset: start, fieldPath: ["structured_query"])
-        }
-        guard (1...maxAggregations).contains(aggregations.count) else {
-            throw ProtoWireError(
-                .invalidValue("between 1 and \(maxAggregations) aggregations are required; got \(aggregations.count)."),
-                offset: start, fieldPath: ["aggregations"])
         }
         return (query, aggregations)
     }
@@ -73,7 +63,7 @@ extension FirestoreProto {
             }
         }
         guard let kind else {
-            throw ProtoWireError(.invalidValue("an aggregation must set one of count, sum, avg."), offset: start)
+            throw ProtoWireError(.invalidValue("Operator field in Aggregation is not set."), offset: start)
         }
         return (alias, kind)
     }
@@ -87,8 +77,8 @@ extension FirestoreProto {
             case (1, .len):
                 let at = r.offset
                 let n = try within("up_to") { () throws(ProtoWireError) in try decodeInt64Value(r.readSubmessage()) }
-                guard n > 0 else {
-                    throw ProtoWireError(.invalidValue("up_to must be greater than zero; got \(n)."), offset: at, fieldPath: ["up_to"])
+                if let message = Aggregation.invalidUpToMessage(n) {
+                    throw ProtoWireError(.invalidValue(message), offset: at, fieldPath: ["up_to"])
                 }
                 upTo = n
             default: try r.skipField(tag)
@@ -108,7 +98,9 @@ extension FirestoreProto {
             default: try r.skipField(tag)
             }
         }
-        guard let field else { throw ProtoWireError(.invalidValue("a field is required."), offset: start, fieldPath: ["field"]) }
+        guard let field else {
+            throw ProtoWireError(.invalidValue("Invalid empty property path string."), offset: start, fieldPath: ["field"])
+        }
         return field
     }
 }

@@ -91,8 +91,8 @@ public struct RulesMap: Sendable {
     public var entries: [String: RulesValue]
     /// True for a synthetic, partial map: reading an absent key, `size()`, `values()`, `in`
     /// of an absent key … errors, because the query does not pin those fields (stricter than
-    /// the emulator, which treats the map as holding exactly the filtered fields). `keys()` is
-    /// the exception: it lists the filtered fields, as on the emulator (§7 item 3).
+    /// the emulator, which treats the map as holding exactly the filtered fields). `keys()`
+    /// is a constraint that holds the filtered fields and may hold more (`Library.partialKeys`).
     public var isPartial: Bool
 
     /// Creates a map.

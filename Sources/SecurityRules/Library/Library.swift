@@ -29,9 +29,9 @@ enum Library {
         switch receiver {
         case .null: throw RulesEvalError(RulesMessages.nullValue, at: p)
         case .constraint(let c): return try ConstraintLogic.method(name, c, args, at: p)
-        case .map(let m) where m.isPartial && name != "get" && name != "keys":
-            // `keys()` lists only the fields the query filters on, as the emulator does
-            // (reference §7 item 3, firebase-tools #4420; corpus query.k01, k02).
+        case .map(let m) where m.isPartial && name == "keys" && args.isEmpty:
+            return partialKeys(m)
+        case .map(let m) where m.isPartial && name != "get":
             throw RulesEvalError("", at: p, kind: .unprovable)
         default: break
         }
@@ -39,6 +39,25 @@ enum Library {
             throw RulesEvalError(RulesMessages.functionNotFound(name), at: p)
         }
         return try invoke(entry, receiver: receiver, args: args, evaluation: evaluation, at: p)
+    }
+
+    /// `keys()` of the synthetic `resource` / `resource.data` of a `list` evaluation: what
+    /// every document the query can return is known to hold, and nothing more.
+    ///
+    /// Every field filter (`==`, `<`, `!=`, `not-in`, `array-contains`, `is null` …) matches
+    /// only documents that have the field, so each filtered field is certainly a key; whether a
+    /// document has other keys is unknown. The keys are therefore a constraint of
+    /// `LIST_CONTAINS` pairs: `'a' in keys`, `keys.hasAll([...])` and `keys.hasAny([...])` are
+    /// true when the filtered fields prove them, and everything else — `size()`, `==`,
+    /// `hasOnly`, a key the query does not filter on — is unprovable, so the query is denied.
+    ///
+    /// This is production's rule ("rules are not filters": a query is allowed only when the
+    /// rule holds for every document it could return, https://firebase.google.com/docs/firestore/security/rules-query),
+    /// not the emulator's, which gives a list of exactly the filtered fields and so lets
+    /// `!resource.data.keys().hasAll(['secret'])` through for a query that does not filter on
+    /// `secret` (firebase-tools #4420; corpus query.k01, qkeys.k01, k03–k05 marked "production differs").
+    static func partialKeys(_ m: RulesMap) -> RulesValue {
+        .constraint(RulesConstraint(pairs: m.sortedKeys.map { .init(comparator: .listContains, value: .string($0)) }))
     }
 
     /// Runs an entry after checking the argument count.

@@ -7,7 +7,8 @@ extension RESTCodec {
     public struct AggregationQuery: Sendable, Hashable {
         /// The query whose results are aggregated.
         public var query: StructuredQuery
-        /// 1…5 aggregations, every alias set and unique.
+        /// The aggregations in request order, every alias set (`field_N` for unnamed ones);
+        /// their number and uniqueness are the engine's to check (`Aggregation.validate`).
         public var aggregations: [Aggregation]
 
         /// Creates an aggregation query.
@@ -17,15 +18,14 @@ extension RESTCodec {
         }
     }
 
-    /// The most aggregations one query may hold.
-    public static let maxAggregations = 5
-
     /// Decodes `{structuredQuery, aggregations: [{alias?, count: {upTo?}} | {alias?, sum: {field}} | {alias?, avg: {field}}]}`.
     ///
     /// Unnamed aggregations get `field_1`, `field_2`, … in order of appearance among the
-    /// unnamed ones (as the emulator names them).
-    /// - Throws: `.invalidArgument` for a missing query, 0 or more than 5 aggregations, an
-    ///   aggregation with zero or several operators, `upTo` ≤ 0, or a duplicate alias.
+    /// unnamed ones, as the emulator names them (an explicit `field_1` beside an unnamed one
+    /// is then a duplicate, which `Aggregation.validate` reports).
+    /// - Throws: `.invalidArgument` for a missing query, an aggregation with no operator
+    ///   ("Operator field in Aggregation is not set.") or several, `upTo` ≤ 0 (query.proto:
+    ///   "must be greater than zero when present"), a `sum`/`avg` without a field.
     public static func decodeAggregationQuery(_ json: JSONValue, at path: String = "structuredAggregationQuery")
         throws(FirestoreError) -> AggregationQuery
     {
@@ -36,12 +36,8 @@ extension RESTCodec {
         guard let queryJSON else { throw invalid(reader.child("structuredQuery"), "structuredQuery is required.") }
         let query = try decodeStructuredQuery(queryJSON, at: reader.child("structuredQuery"))
         let elements = try list.map { (l) throws(FirestoreError) in try array(l, at: reader.child("aggregations")) } ?? []
-        guard (1...maxAggregations).contains(elements.count) else {
-            throw invalid(reader.child("aggregations"), "between 1 and \(maxAggregations) aggregations are required; got \(elements.count).")
-        }
         var aggregations: [Aggregation] = []
         var unnamed = 0
-        var aliases = Set<String>()
         for (i, e) in elements.enumerated() {
             let at = reader.child("aggregations") + "[\(i)]"
             var a = try JSONObjectReader(e, at: at)
@@ -51,6 +47,7 @@ extension RESTCodec {
             let avg = a.take("avg")
             try a.finish()
             let kinds = [("count", count), ("sum", sum), ("avg", avg)].filter { $0.1 != nil }
+            if kinds.isEmpty { throw invalid(at, "Operator field in Aggregation is not set.") }
             guard kinds.count == 1 else {
                 throw invalid(at, "an aggregation must set exactly one of count, sum, avg.")
             }
@@ -59,14 +56,14 @@ extension RESTCodec {
                 var c = try JSONObjectReader(count, at: a.child("count"))
                 let upTo = try c.take("upTo").map { (v) throws(FirestoreError) in try decodeInt64(v, at: c.child("upTo")) }
                 try c.finish()
-                if let upTo, upTo <= 0 { throw invalid(c.child("upTo"), "upTo must be greater than zero; got \(upTo).") }
+                if let upTo, let message = Aggregation.invalidUpToMessage(upTo) { throw invalid(c.child("upTo"), message) }
                 kind = .count(upTo: upTo)
             } else {
                 let name = sum != nil ? "sum" : "avg"
                 var f = try JSONObjectReader(sum ?? avg ?? .object([]), at: a.child(name))
                 let field = f.take("field")
                 try f.finish()
-                guard let field else { throw invalid(f.child("field"), "\(name) needs a field.") }
+                guard let field else { throw invalid(f.child("field"), "Invalid empty property path string.") }
                 let p = try decodeFieldReference(field, at: f.child("field"))
                 kind = sum != nil ? .sum(p) : .avg(p)
             }
@@ -77,7 +74,6 @@ extension RESTCodec {
                 unnamed += 1
                 name = "field_\(unnamed)"
             }
-            guard aliases.insert(name).inserted else { throw invalid(a.child("alias"), "duplicate alias \"\(name)\".") }
             aggregations.append(Aggregation(alias: name, kind: kind))
         }
         return AggregationQuery(query: query, aggregations: aggregations)

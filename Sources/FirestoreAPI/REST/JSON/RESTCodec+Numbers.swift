@@ -55,10 +55,10 @@ extension RESTCodec {
     /// An int64 field as proto3 JSON writes it: a decimal string (`"42"`).
     public static func encodeInt64String(_ n: Int64) -> JSONValue { .string(String(n)) }
 
-    /// A double as the emulator writes it: `NaN`/`Infinity`/`-Infinity` as strings, `-0.0` as
-    /// `0.0` (the emulator stores negative zero as zero), everything else as a JSON number in
-    /// Java `Double.toString` form with the shortest round-trip digits (`1.0`, `0.001`,
-    /// `1.0E7`, `1.0E-4`, `1.2345678901234568E20`).
+    /// A double as the emulator writes it: `NaN`/`Infinity`/`-Infinity` as strings, everything
+    /// else as a JSON number in Java `Double.toString` form with the shortest round-trip
+    /// digits (`1.0`, `0.001`, `1.0E7`, `1.0E-4`, `1.2345678901234568E20`, `-0.0`: negative
+    /// zero keeps its sign, as production stores it; the emulator stores it as zero).
     public static func encodeDouble(_ d: Double) -> JSONValue {
         if d.isNaN { return .string("NaN") }
         if d.isInfinite { return .string(d < 0 ? "-Infinity" : "Infinity") }
@@ -69,9 +69,9 @@ extension RESTCodec {
     /// widens one-digit forms of tiny subnormals, `4.9E-324` vs our `5.0E-324`: same double).
     ///
     /// Plain decimal for 10⁻³ ≤ |d| < 10⁷ (at least one fraction digit), otherwise
-    /// `d.dddE±n` with at least one fraction digit. Zero of either sign is `0.0`.
+    /// `d.dddE±n` with at least one fraction digit. Zero is `0.0` or `-0.0`, by its sign.
     static func javaDoubleText(_ d: Double) -> String {
-        if d == 0 { return "0.0" }
+        if d == 0 { return d.sign == .minus ? "-0.0" : "0.0" }
         // Swift's description is the shortest round-trip text; take its digits and exponent.
         var digits: [UInt8] = []
         var pointPosition = 0  // value = 0.digits × 10^pointPosition

@@ -155,8 +155,9 @@ extension RESTCodec {
         case .reference(let r): return .object(["referenceValue": .string(r)])
         case .geoPoint(let g):
             var members: [JSONValue.Member] = []
-            if g.latitude != 0 { members.append(.init("latitude", encodeDouble(g.latitude))) }
-            if g.longitude != 0 { members.append(.init("longitude", encodeDouble(g.longitude))) }
+            // proto3 JSON omits a default (+0.0) coordinate; -0.0 is not the default.
+            if g.latitude.bitPattern != 0 { members.append(.init("latitude", encodeDouble(g.latitude))) }
+            if g.longitude.bitPattern != 0 { members.append(.init("longitude", encodeDouble(g.longitude))) }
             return .object(["geoPointValue": .object(members)])
         case .array(let a):
             if a.isEmpty { return .object(["arrayValue": .object([])]) }

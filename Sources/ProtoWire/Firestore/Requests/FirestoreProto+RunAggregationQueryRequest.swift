@@ -9,7 +9,8 @@ extension FirestoreProto {
         public var database: DatabaseID
         /// The aggregated query and its parent.
         public var target: QueryTarget
-        /// 1…5 aggregations, every alias set (`field_N` for unnamed ones) and unique.
+        /// The aggregations in request order, every alias set (`field_N` for unnamed ones);
+        /// their number and uniqueness are checked by the engine (`Aggregation.validate`).
         public var aggregations: [Aggregation]
         /// Which state to read.
         public var consistency: ConsistencySelector
@@ -24,7 +25,7 @@ extension FirestoreProto {
 
         /// Decodes a serialized RunAggregationQueryRequest.
         /// - Throws: `INVALID_ARGUMENT` for malformed bytes, a missing/invalid parent, a missing
-        ///   query, 0 or more than 5 aggregations, duplicate aliases, `up_to` ≤ 0;
+        ///   query, an aggregation without an operator, `up_to` ≤ 0;
         ///   `UNIMPLEMENTED` for `explain_options` or `find_nearest`.
         public init(serializedBytes bytes: [UInt8]) throws(FirestoreError) {
             self = try decodeRequest("RunAggregationQueryRequest", bytes) { (reader) throws(ProtoWireError) in
