@@ -40,6 +40,15 @@ struct HistorySection {
         } catch {
             table.notes.append("update runs: \(error)")
         }
+        progress("history: 2,000 one-document commits (synchronous=FULL) with and without version history")
+        var fullWith: StoreBenchmarks.UpdateFigures?
+        var fullWithout: StoreBenchmarks.UpdateFigures?
+        do {
+            fullWith = try StoreBenchmarks.updates(documents: 1000, rounds: 2, perCommit: 1, keepsVersions: true, durability: .full)
+            fullWithout = try StoreBenchmarks.updates(documents: 1000, rounds: 2, perCommit: 1, keepsVersions: false, durability: .full)
+        } catch {
+            table.notes.append("one-document commits: \(error)")
+        }
         let raw = try? rawUpdates()
         table.rows.append(
             BenchRow(
@@ -54,6 +63,14 @@ struct HistorySection {
                 baseline: size(raw?.fileBytes)))
         table.rows.append(
             BenchRow(figure: "file after the replacements, no history", hearth: size(without?.fileBytes), emulator: none, baseline: .unavailable("—")))
+        table.rows.append(
+            BenchRow(figure: "replace 1k docs ×2, 1/commit, fsync each, with history", hearth: rate(fullWith), emulator: none, baseline: .unavailable("—")))
+        table.rows.append(
+            BenchRow(figure: "same, --version-retention 0 (no history)", hearth: rate(fullWithout), emulator: none, baseline: .unavailable("—")))
+        if let fullWith, let fullWithout {
+            table.notes.append(
+                "one-document commits with an fsync each (what a client's Commit costs): history costs \(BenchTable.ratioText(fullWithout.updatesPerSecond / fullWith.updatesPerSecond)).")
+        }
         if let with, let without {
             table.notes.append(
                 "history costs \(BenchTable.ratioText(without.updatesPerSecond / with.updatesPerSecond)) in replacement throughput (no history ÷ with; goal ≤ 1.20×) and \(BenchTable.ratioText(Double(with.fileBytes) / Double(max(without.fileBytes, 1)))) in file size (\(Self.rounds) superseded versions of every document kept).")

@@ -20,12 +20,15 @@ extension SQLiteSnapshot {
     }
 
     /// The versions visible at `readTime` in `scope`, in no particular order.
-    /// - Parameter includeLatest: false to read archived versions only (a query reads the
-    ///   latest ones through its index plan).
+    /// - Parameters:
+    ///   - includeLatest: false to read archived versions only (a query reads the latest ones
+    ///     through its index plan).
+    ///   - keep: when given, a row is decoded only if `keep(path, fields bytes)` is true.
     /// - Throws: `.internalError` on storage failure or corrupt rows.
-    func versions(at readTime: Timestamp, in database: DatabaseID, _ scope: VersionScope, includeLatest: Bool = true)
-        throws(FirestoreError) -> [Document]
-    {
+    func versions(
+        at readTime: Timestamp, in database: DatabaseID, _ scope: VersionScope, includeLatest: Bool = true,
+        keep: ((ResourcePath, UnsafeRawBufferPointer) throws(FirestoreError) -> Bool)? = nil
+    ) throws(FirestoreError) -> [Document] {
         try reading { connection in
             guard let db = try databaseRowID(database, connection) else { return [] }
             let (condition, binds) = Self.sql(scope)
@@ -52,8 +55,40 @@ extension SQLiteSnapshot {
                 }
             }
             var out: [Document] = []
-            while try select.step() { out.append(try decodeDocument(select, from: 0)) }
+            while try select.step() {
+                if let keep, !(try keep(try OrderedKey.decodePath(select.blob(at: 0)), select.blob(at: 1))) { continue }
+                out.append(try decodeDocument(select, from: 0))
+            }
             return out
+        }
+    }
+
+    /// The archived versions visible at `readTime` that `target` can return, decoding in full
+    /// only those whose filtered and ordered fields (read alone from the stored bytes) pass
+    /// the filter and the cursors: the rest cost one field extraction each.
+    func archivedCandidates(_ target: QueryTarget, at readTime: Timestamp, in database: DatabaseID)
+        throws(FirestoreError) -> [Document]
+    {
+        let query = target.query
+        var fields = Set(query.normalizedOrderBy.map(\.field).filter { !$0.isDocumentKey })
+        func collect(_ f: Filter) {
+            switch f {
+            case .field(let p, _, _), .unary(let p, _): if !p.isDocumentKey { fields.insert(p) }
+            case .composite(_, let parts): parts.forEach(collect)
+            }
+        }
+        if let filter = query.filter { collect(filter) }
+        let referenced = Array(fields)
+        let order = query.normalizedOrderBy
+        return try versions(at: readTime, in: database, Self.scope(of: target), includeLatest: false) {
+            (path, bytes) throws(FirestoreError) -> Bool in
+            guard target.contains(path) else { return false }
+            var partial: [String: Value] = [:]
+            for p in referenced {
+                if let v = try FieldsCodec.value(at: p, in: bytes) { partial.setValue(v, at: p) }
+            }
+            let probe = Document(path: path, fields: partial, createTime: readTime, updateTime: readTime)
+            return query.matches(probe, in: database) && query.withinCursors(probe, in: database, order: order)
         }
     }
 

@@ -60,7 +60,7 @@ extension SQLiteSnapshot {
         // At a read time the plan streamed the latest versions that existed then; the answer's
         // first `needed` are among those and the archived versions current then, which are few
         // (at most the retention window's updates in scope).
-        let archived = try versions(at: readTime, in: database, Self.scope(of: target), includeLatest: false)
+        let archived = try archivedCandidates(target, at: readTime, in: database)
         return query.evaluate(over: accepted + archived, target: target, in: database)
     }
 
