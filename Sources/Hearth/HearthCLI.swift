@@ -11,6 +11,11 @@ public enum HearthCLI {
         let args = Array(arguments.dropFirst())
         let status: Int32
         do {
+            // `hearth <command> --help` prints the usage, as `hearth help` does.
+            if args.count > 1, args.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }), !args.contains("--") {
+                print(usage)
+                exit(0)
+            }
             switch args.first {
             case "start":
                 status = try await startCommand(Array(args.dropFirst()))
@@ -55,7 +60,8 @@ public enum HearthCLI {
               Serve Firestore (REST, gRPC, Listen), Functions and Auth on the ports of firebase.json.
               Data persists in .hearth/firestore.sqlite beside firebase.json unless --data or --in-memory.
               [--import DIR] [--export-on-exit [DIR]] [--hub-port N]: load / save a Hearth export.
-              [--version-retention 1h]: how far back read_time reads reach (s, m, h, d; default 1h).
+              [--version-retention 1h]: how far back read_time reads reach (s, m, h, d; default 1h;
+              0 keeps no versions). [--quiet]: no line per request (denials are still logged).
           exec [start options] -- COMMAND [ARG…]
               Start the emulators (in memory unless --data), run COMMAND with FIRESTORE_EMULATOR_HOST,
               FIREBASE_AUTH_EMULATOR_HOST, FIREBASE_EMULATOR_HUB, GCLOUD_PROJECT set; exit with its status.
