@@ -33,6 +33,7 @@ extension FirestoreEngine {
             let readTime = issueReadTime(&state)
             var events: [ListenEvent] = [.targetChange(.add, targetIDs: [id], cause: nil, resumeToken: nil, readTime: nil)]
             let matches: [Document]
+            var resumed: [ListenEvent]?
             do throws(FirestoreError) {
                 let snapshot = try store.snapshot()
                 defer { snapshot.close() }
@@ -53,13 +54,15 @@ extension FirestoreEngine {
                     try authorize(requests, lookup: view)
                     matches = docs
                 }
+                if let resumeTime = spec.readTime ?? spec.resumeToken.flatMap(ResumeToken.readTime) {
+                    resumed = resumeEvents(spec, database: database, from: resumeTime, to: matches, latest: snapshot, now: readTime)
+                }
             } catch {
                 events.append(.targetChange(.remove, targetIDs: [id], cause: error, resumeToken: nil, readTime: nil))
                 session.send(events)
                 return
             }
-            let resumeTime = spec.readTime ?? spec.resumeToken.flatMap(ResumeToken.readTime)
-            if let resumed = resumeTime.flatMap({ resumeEvents(spec, database: database, from: $0, to: matches, now: readTime) }) {
+            if let resumed {
                 // Resuming within the version window: only what changed since then.
                 events += resumed
             } else {
@@ -90,10 +93,12 @@ extension FirestoreEngine {
     /// written since (DocumentChange), and documents that matched then but not now
     /// (DocumentDelete when gone, DocumentRemove when they left the results). Nil when
     /// `resumeTime` is outside the version window, so the caller resets the target instead.
+    /// `latest` is the snapshot `matches` came from.
     /// Source: googleapis `firestore.proto` Target.resume_token / read_time ("start listening
     /// after a specific read_time; the client must know the state of matching documents then").
     private func resumeEvents(
-        _ spec: ListenTargetSpec, database: DatabaseID, from resumeTime: Timestamp, to matches: [Document], now: Timestamp
+        _ spec: ListenTargetSpec, database: DatabaseID, from resumeTime: Timestamp, to matches: [Document],
+        latest: any StoreSnapshot, now: Timestamp
     ) -> [ListenEvent]? {
         do throws(FirestoreError) {
             try checkedReadTime(resumeTime, now: now, in: database)
@@ -111,16 +116,11 @@ extension FirestoreEngine {
             for d in matches where then[d.path] != d.updateTime {
                 events.append(.documentChange(d, targetIDs: [spec.id], removedTargetIDs: []))
             }
-            let gone = then.keys.filter { !current.contains($0) }.sorted()
-            if !gone.isEmpty {
-                let latest = try store.snapshot()
-                defer { latest.close() }
-                for p in gone {
-                    events.append(
-                        try latest.document(p, in: database) == nil
-                            ? .documentDelete(p, removedTargetIDs: [spec.id], readTime: now)
-                            : .documentRemove(p, removedTargetIDs: [spec.id], readTime: now))
-                }
+            for p in then.keys.filter({ !current.contains($0) }).sorted() {
+                events.append(
+                    try latest.document(p, in: database) == nil
+                        ? .documentDelete(p, removedTargetIDs: [spec.id], readTime: now)
+                        : .documentRemove(p, removedTargetIDs: [spec.id], readTime: now))
             }
             return events
         } catch {

@@ -177,9 +177,15 @@ extension FirestoreEngine {
         if readTime.nanos % 1000 != 0 { throw .invalidArgument("timestamp cannot have more than microseconds precision") }
         if !(Timestamp(seconds: 0, nanos: 0) < readTime) { throw .invalidArgument("Only timestamps past epoch are supported.") }
         if now < readTime { throw .invalidArgument("The requested 'read_time' cannot be in the future.") }
+        if readTime < retentionHorizon(now: now, retention: retention) {
+            throw .failedPrecondition("The requested 'read_time' is too old.")
+        }
+    }
+
+    /// The oldest read time `retention` reaches back to from `now` (microsecond precision).
+    static func retentionHorizon(now: Timestamp, retention: Duration) -> Timestamp {
         let window = retention.components
-        let horizon = now.microseconds - window.seconds * 1_000_000 - window.attoseconds / 1_000_000_000_000
-        if readTime.microseconds < horizon { throw .failedPrecondition("The requested 'read_time' is too old.") }
+        return Timestamp(microseconds: now.microseconds - window.seconds * 1_000_000 - window.attoseconds / 1_000_000_000_000)
     }
 
     /// Runs `body` on the view `consistency` selects. `body` gets the view and the request's

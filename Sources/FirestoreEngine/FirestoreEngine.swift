@@ -130,9 +130,7 @@ extension FirestoreEngine {
     /// - Throws: `.internalError` on storage failure.
     @discardableResult
     public func collectExpiredVersions(batchSize: Int = 1000) throws(FirestoreError) -> Int {
-        let window = versionRetention.components
-        let horizon = Timestamp(
-            microseconds: clock().microseconds - window.seconds * 1_000_000 - window.attoseconds / 1_000_000_000_000)
+        let horizon = Self.retentionHorizon(now: clock(), retention: versionRetention)
         var total = 0
         while true {
             let n = try store.collectVersions(endedBefore: horizon, limit: batchSize)

@@ -290,8 +290,9 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     public func deleteAll(in database: DatabaseID, at time: Timestamp) throws(FirestoreError) {
         try withWriter { (connection) throws in
             guard let dbID = databaseIDs[database.name] else { return }
+            let horizon = max(horizons[dbID] ?? time, time)
             try connection.writeTransaction { () throws in
-                try Self.recordHorizon(max(horizons[dbID] ?? time, time), database: dbID, connection)
+                try Self.recordHorizon(horizon, database: dbID, connection)
                 let entries = try connection.prepare(
                     "DELETE FROM index_entries WHERE index_id IN (SELECT id FROM field_indexes WHERE db = ?1)")
                 try entries.bind(dbID, at: 1)
@@ -302,7 +303,7 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
                     try delete.run()
                 }
             }
-            horizons[dbID] = max(horizons[dbID] ?? time, time)
+            horizons[dbID] = horizon
             bumpSequence()
         }
     }
@@ -314,10 +315,7 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
         try withWriter { _ -> Timestamp? in
             if !keepsVersions { return lastCommit }
             let own = databaseIDs[database.name].flatMap { horizons[$0] }
-            switch (horizons[0], own) {
-            case (let a?, let b?): return max(a, b)
-            case (let a, let b): return a ?? b
-            }
+            return [horizons[0], own].compactMap { $0 }.max()
         }
     }
 

@@ -147,11 +147,10 @@ extension SQLiteSnapshot {
             if stream.shouldStop(before: stopKey) { return }
             let path = try OrderedKey.decodePath(select.blob(at: 1))
             guard stream.wants(path) else { continue }
-            let document = try decodeDocument(select, from: 1)
             // A latest version written after the read time is not seen (its archived
-            // predecessor, if any, is read separately).
-            if let readTime = stream.readTime, readTime < document.updateTime { continue }
-            stream.offer(document, stopKey: stopKey)
+            // predecessor, if any, is read separately); its fields are never decoded.
+            if let readTime = stream.readTime, readTime < Self.updateTime(select, documentColumnsFrom: 1) { continue }
+            stream.offer(try decodeDocument(select, from: 1), stopKey: stopKey)
         }
     }
 

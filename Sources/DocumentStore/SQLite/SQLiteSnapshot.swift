@@ -71,8 +71,12 @@ final class SQLiteSnapshot: StoreSnapshot {
             fields: try FieldsCodec.decode(statement.blob(at: column + 1)),
             createTime: Timestamp(
                 seconds: statement.int64(at: column + 2), nanos: Int32(truncatingIfNeeded: statement.int64(at: column + 3))),
-            updateTime: Timestamp(
-                seconds: statement.int64(at: column + 4), nanos: Int32(truncatingIfNeeded: statement.int64(at: column + 5))))
+            updateTime: Self.updateTime(statement, documentColumnsFrom: column))
+    }
+
+    /// The update time in the document columns (`SQLiteSchema.documentColumns`) starting at `column`.
+    static func updateTime(_ statement: SQLiteStatement, documentColumnsFrom column: Int32) -> Timestamp {
+        Timestamp(seconds: statement.int64(at: column + 4), nanos: Int32(truncatingIfNeeded: statement.int64(at: column + 5)))
     }
 
     /// One point lookup on `documents_by_path` (and `document_versions_by_path` at a read time).
