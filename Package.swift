@@ -29,9 +29,10 @@ let package = Package(
             name: "FirestoreEngine", dependencies: ["FirestoreModel", "DocumentStore", "SecurityRules"],
             swiftSettings: strict),
         .target(name: "HTTPServer", dependencies: ["CNGHTTP2", "CLinux"], swiftSettings: strict),
-        .target(name: "ProtoWire", dependencies: ["FirestoreModel"], swiftSettings: strict),
+        .target(name: "FirestoreRPC", dependencies: ["FirestoreModel"], swiftSettings: strict),
+        .target(name: "ProtoWire", dependencies: ["FirestoreModel", "FirestoreRPC"], swiftSettings: strict),
         .target(
-            name: "FirestoreAPI", dependencies: ["FirestoreModel", "FirestoreEngine", "HTTPServer", "ProtoWire", "SecurityRules"],
+            name: "FirestoreAPI", dependencies: ["FirestoreModel", "FirestoreRPC", "FirestoreEngine", "HTTPServer", "ProtoWire", "SecurityRules"],
             swiftSettings: strict),
         .target(
             name: "Functions", dependencies: ["FirestoreModel", "FirestoreEngine", "HTTPServer", "FirestoreAPI"],
@@ -58,9 +59,9 @@ let package = Package(
         .testTarget(name: "DocumentStoreTests", dependencies: ["DocumentStore", "DeterministicRandom"], swiftSettings: strict),
         .testTarget(name: "SecurityRulesTests", dependencies: ["SecurityRules"], swiftSettings: strict),
         .testTarget(name: "FirestoreEngineTests", dependencies: ["FirestoreEngine"], swiftSettings: strict),
-        .testTarget(name: "ProtoWireTests", dependencies: ["ProtoWire", "DeterministicRandom"], swiftSettings: strict),
+        .testTarget(name: "ProtoWireTests", dependencies: ["ProtoWire", "FirestoreRPC", "DeterministicRandom"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "DeterministicRandom"], swiftSettings: strict),
-        .testTarget(name: "FirestoreAPITests", dependencies: ["FirestoreAPI", "Hearth", "DeterministicRandom"], swiftSettings: strict),
+        .testTarget(name: "FirestoreAPITests", dependencies: ["FirestoreAPI", "FirestoreRPC", "ProtoWire", "HTTPServer", "Hearth", "DeterministicRandom"], swiftSettings: strict),
         .testTarget(name: "AuthEmulatorTests", dependencies: ["AuthEmulator", "Hearth"], swiftSettings: strict),
         .testTarget(name: "ShoutsBackendTests", dependencies: ["ShoutsBackend", "Hearth", "DeterministicRandom"], swiftSettings: strict),
         .testTarget(

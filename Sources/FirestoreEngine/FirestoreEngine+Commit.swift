@@ -2,8 +2,9 @@ import DocumentStore
 import FirestoreModel
 import SecurityRules
 
-/// The response of Commit. Source: googleapis `firestore.proto` CommitResponse.
-public struct CommitResponse: Sendable {
+/// What a commit did: the results of Commit (googleapis `firestore.proto` CommitResponse) and
+/// the document after each write, which CreateDocument and UpdateDocument return.
+public struct CommitOutcome: Sendable {
     /// One result per write, in order.
     public var writeResults: [WriteResult]
     /// The commit time.
@@ -24,10 +25,10 @@ extension FirestoreEngine {
     ///   `.internalError` on storage failure.
     /// Source: Firestore REST v1 Commit; reference §1.3–§1.4, security-rules §6.1.
     public func commit(_ writes: [Write], in database: DatabaseID, transaction: [UInt8]? = nil, auth: AuthContext)
-        throws(FirestoreError) -> CommitResponse
+        throws(FirestoreError) -> CommitOutcome
     {
         for w in writes { try validate(w, in: database) }
-        return try writer.withLock { (state: inout WriterState) throws(FirestoreError) -> CommitResponse in
+        return try writer.withLock { (state: inout WriterState) throws(FirestoreError) -> CommitOutcome in
             var tx: TransactionRegistry.Entry?
             if let id = transaction {
                 tx = try transactions.take(id, database: database)
@@ -59,7 +60,7 @@ extension FirestoreEngine {
             if !batch.changes.isEmpty {
                 notify(CommittedChange(database: database, commitTime: commitTime, changes: batch.changes))
             }
-            return CommitResponse(writeResults: batch.results, commitTime: commitTime, documents: batch.documents)
+            return CommitOutcome(writeResults: batch.results, commitTime: commitTime, documents: batch.documents)
         }
     }
 

@@ -273,17 +273,3 @@ extension FirestoreEngine {
             lookup: view)
     }
 }
-
-/// One entry of ListDocuments: a stored document, or (with `showMissing`) a missing one.
-public enum ListedDocument: Sendable, Hashable {
-    case document(Document)
-    case missing(ResourcePath)
-
-    /// The entry's path.
-    public var path: ResourcePath {
-        switch self {
-        case .document(let d): return d.path
-        case .missing(let p): return p
-        }
-    }
-}

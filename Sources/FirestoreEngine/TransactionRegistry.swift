@@ -2,14 +2,6 @@ import DocumentStore
 import FirestoreModel
 import Synchronization
 
-/// How a transaction was begun. Source: googleapis `common.proto` TransactionOptions.
-public enum TransactionMode: Sendable, Hashable {
-    /// Read-write; `retrying` names the aborted transaction this one retries.
-    case readWrite(retrying: [UInt8]?)
-    /// Read-only, optionally at a fixed read time.
-    case readOnly(readTime: Timestamp?)
-}
-
 /// Open transactions: read-write ones record the version of each document they read
 /// (validated at commit — optimistic, so a conflict is an immediate ABORTED, never a lock
 /// stall); read-only ones hold one store snapshot so every read sees the same state.

@@ -1,4 +1,5 @@
 import FirestoreModel
+import FirestoreRPC
 import Testing
 
 @testable import FirestoreAPI
@@ -105,7 +106,7 @@ func decodeQuery(_ text: String) throws -> StructuredQuery {
     }
 
     @Test func transactionOptions() throws {
-        func decode(_ t: String) throws -> RESTCodec.TransactionOptions {
+        func decode(_ t: String) throws -> TransactionMode {
             try RESTCodec.decodeTransactionOptions(try JSONValue.parse(t))
         }
         #expect(try decode("{}") == .readWrite(retryTransaction: nil))
@@ -242,23 +243,25 @@ func decodeQuery(_ text: String) throws -> StructuredQuery {
     @Test func streamsAndResults() {
         #expect(
             RESTCodec.encodeCommitResponse(
-                [WriteResult(updateTime: t, transformResults: [.null, .integer(8)]), WriteResult(updateTime: nil)], commitTime: t
+                CommitResponse(
+                    writeResults: [WriteResult(updateTime: t, transformResults: [.null, .integer(8)]), WriteResult(updateTime: nil)],
+                    commitTime: t)
             ).serializedString
                 == #"{"writeResults":[{"updateTime":"1970-01-01T00:00:03.123Z","transformResults":[{"nullValue":null},{"integerValue":"8"}]},{}],"commitTime":"1970-01-01T00:00:03.123Z"}"#
         )
-        #expect(RESTCodec.encodeCommitResponse([], commitTime: t).serializedString == #"{"commitTime":"1970-01-01T00:00:03.123Z"}"#)
-        #expect(RESTCodec.encodeRunQueryEmpty(readTime: t).serializedString == #"{"readTime":"1970-01-01T00:00:03.123Z","done":true}"#)
+        #expect(RESTCodec.encodeCommitResponse(CommitResponse(writeResults: [], commitTime: t)).serializedString == #"{"commitTime":"1970-01-01T00:00:03.123Z"}"#)
+        #expect(RESTCodec.encodeRunQueryResponse(RunQueryResponse(document: nil, readTime: t, done: true), database: testDB).serializedString == #"{"readTime":"1970-01-01T00:00:03.123Z","done":true}"#)
         #expect(
-            RESTCodec.encodeRunQueryEmpty(readTime: t, skippedResults: 2, done: false).serializedString
+            RESTCodec.encodeRunQueryResponse(RunQueryResponse(document: nil, readTime: t, skippedResults: 2), database: testDB).serializedString
                 == #"{"readTime":"1970-01-01T00:00:03.123Z","skippedResults":2}"#)
-        #expect(RESTCodec.encodeRunQueryResult(doc, readTime: t, database: testDB, done: true).serializedString.hasSuffix(#""readTime":"1970-01-01T00:00:03.123Z","done":true}"#))
-        #expect(RESTCodec.encodeTransactionElement([1, 2, 3]).serializedString == #"{"transaction":"AQID"}"#)
+        #expect(RESTCodec.encodeRunQueryResponse(RunQueryResponse(document: doc, readTime: t, done: true), database: testDB).serializedString.hasSuffix(#""readTime":"1970-01-01T00:00:03.123Z","done":true}"#))
+        #expect(RESTCodec.encodeRunQueryResponse(RunQueryResponse(document: nil, transaction: [1, 2, 3], readTime: t), database: testDB).serializedString == #"{"transaction":"AQID"}"#)
         #expect(
-            RESTCodec.encodeBatchGetMissing(ResourcePath(["c", "x"]), readTime: t, database: testDB).serializedString
+            RESTCodec.encodeBatchGetDocumentsResponse(BatchGetDocumentsResponse(result: .missing(ResourcePath(["c", "x"])), readTime: t), database: testDB).serializedString
                 == #"{"missing":"\#(docsRoot)/c/x","readTime":"1970-01-01T00:00:03.123Z"}"#)
-        #expect(RESTCodec.encodeBatchGetFound(doc, readTime: t, database: testDB).serializedString.hasPrefix(#"{"found":{"name":"#))
+        #expect(RESTCodec.encodeBatchGetDocumentsResponse(BatchGetDocumentsResponse(result: .found(doc), readTime: t), database: testDB).serializedString.hasPrefix(#"{"found":{"name":"#))
         #expect(
-            RESTCodec.encodeAggregationResult(["s": .integer(3), "field_1": .double(1)], readTime: t).serializedString
+            RESTCodec.encodeRunAggregationQueryResult(RunAggregationQueryResponse(aggregateFields: ["s": .integer(3), "field_1": .double(1)], readTime: t)).serializedString
                 == #"{"result":{"aggregateFields":{"field_1":{"doubleValue":1.0},"s":{"integerValue":"3"}}},"readTime":"1970-01-01T00:00:03.123Z","done":true}"#
         )
         #expect(

@@ -83,8 +83,8 @@ import Testing
     @Test func conflictingReadWriteTransactionAborts() throws {
         let e = try makeEngine()
         _ = try e.commit([set("acct/a", ["v": .integer(1)])], in: db, auth: .admin)
-        let t1 = try e.beginTransaction(in: db, mode: .readWrite(retrying: nil))
-        let t2 = try e.beginTransaction(in: db, mode: .readWrite(retrying: nil))
+        let t1 = try e.beginTransaction(in: db, mode: .readWrite(retryTransaction: nil))
+        let t2 = try e.beginTransaction(in: db, mode: .readWrite(retryTransaction: nil))
         _ = try e.getDocument(path("acct/a"), in: db, consistency: .transaction(t1), auth: .admin)
         _ = try e.getDocument(path("acct/a"), in: db, consistency: .transaction(t2), auth: .admin)
         _ = try e.commit([set("acct/a", ["v": .integer(2)])], in: db, transaction: t1, auth: .admin)
@@ -95,7 +95,7 @@ import Testing
             #expect(error.code == .aborted)
         }
         // The retry path: a new transaction retrying t2 reads the new value and commits.
-        let t3 = try e.beginTransaction(in: db, mode: .readWrite(retrying: t2))
+        let t3 = try e.beginTransaction(in: db, mode: .readWrite(retryTransaction: t2))
         let v = try e.getDocument(path("acct/a"), in: db, consistency: .transaction(t3), auth: .admin).value
         #expect(v.fields["v"] == .integer(2))
         _ = try e.commit([set("acct/a", ["v": .integer(3)])], in: db, transaction: t3, auth: .admin)
@@ -104,7 +104,7 @@ import Testing
 
     @Test func readOfMissingDocumentConflictsWithItsCreation() throws {
         let e = try makeEngine()
-        let t = try e.beginTransaction(in: db, mode: .readWrite(retrying: nil))
+        let t = try e.beginTransaction(in: db, mode: .readWrite(retryTransaction: nil))
         _ = try e.batchGet([path("c/x")], in: db, consistency: .transaction(t), auth: .admin)
         _ = try e.commit([set("c/x", [:])], in: db, auth: .admin)
         #expect(throws: FirestoreError.self) { try e.commit([], in: db, transaction: t, auth: .admin) }
@@ -339,7 +339,7 @@ import Testing
 @Suite struct TransactionRetryTests {
     @Test func rollbackAfterAFailedCommitSucceeds() throws {
         let e = try makeEngine()
-        let t = try e.beginTransaction(in: db, mode: .readWrite(retrying: nil))
+        let t = try e.beginTransaction(in: db, mode: .readWrite(retryTransaction: nil))
         var w = set("c/missing", [:])
         w.currentDocument = .exists(true)
         #expect(throws: FirestoreError.self) { try e.commit([w], in: db, transaction: t, auth: .admin) }
@@ -353,14 +353,14 @@ import Testing
     @Test func aRetryKeepsItsPlaceInLine() throws {
         let e = try makeEngine()
         _ = try e.commit([set("c/x", ["v": .integer(0)])], in: db, auth: .admin)
-        let first = try e.beginTransaction(in: db, mode: .readWrite(retrying: nil))
+        let first = try e.beginTransaction(in: db, mode: .readWrite(retryTransaction: nil))
         _ = try e.getDocument(path("c/x"), in: db, consistency: .transaction(first), auth: .admin)
         _ = try e.commit([set("c/x", ["v": .integer(1)])], in: db, auth: .admin)
         #expect(throws: FirestoreError.self) { try e.commit([set("c/x", [:])], in: db, transaction: first, auth: .admin) }
 
-        let retry = try e.beginTransaction(in: db, mode: .readWrite(retrying: first))
+        let retry = try e.beginTransaction(in: db, mode: .readWrite(retryTransaction: first))
         _ = try e.getDocument(path("c/x"), in: db, consistency: .transaction(retry), auth: .admin)
-        let rival = try e.beginTransaction(in: db, mode: .readWrite(retrying: nil))
+        let rival = try e.beginTransaction(in: db, mode: .readWrite(retryTransaction: nil))
         _ = try e.getDocument(path("c/x"), in: db, consistency: .transaction(rival), auth: .admin)
         do {
             _ = try e.commit([set("c/x", ["v": .integer(99)])], in: db, transaction: rival, auth: .admin)
@@ -376,7 +376,7 @@ import Testing
 @Suite struct MissingReadTests {
     @Test func aNotFoundGetInsideATransactionIsStillARead() throws {
         let e = try makeEngine()
-        let t = try e.beginTransaction(in: db, mode: .readWrite(retrying: nil))
+        let t = try e.beginTransaction(in: db, mode: .readWrite(retryTransaction: nil))
         #expect(throws: FirestoreError.self) {
             try e.getDocument(path("lost/x"), in: db, consistency: .transaction(t), auth: .admin)
         }
@@ -403,7 +403,7 @@ import Testing
             #expect(error.code == .resourceExhausted)
         }
         // Read-write transactions hold no snapshot and are still admitted.
-        _ = try e.beginTransaction(in: db, mode: .readWrite(retrying: nil))
+        _ = try e.beginTransaction(in: db, mode: .readWrite(retryTransaction: nil))
     }
 }
 

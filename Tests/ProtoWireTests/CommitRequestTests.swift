@@ -1,3 +1,4 @@
+import FirestoreRPC
 import FirestoreModel
 import Testing
 
@@ -25,7 +26,7 @@ struct CommitRequestTests {
 
     @Test func referenceCommitDecodesToTheExpectedWrite() throws {
         #expect(Self.referenceCommit.count == 2 + 38 + 3 + 169)
-        let request = try FirestoreProto.CommitRequest(serializedBytes: Self.referenceCommit)
+        let request = try CommitRequest(serializedBytes: Self.referenceCommit)
         let expected = Write(
             operation: .update(
                 path: Fx.path("users/alice"),
@@ -34,11 +35,11 @@ struct CommitRequestTests {
                     "tags": .array([.string("a"), .string("b")]), "m": .map(["x": .null]),
                 ]),
             updateTransforms: [FieldTransform(fieldPath: FieldPath(["ts"]), operation: .serverTimestamp)])
-        #expect(request == FirestoreProto.CommitRequest(database: Fx.db, writes: [expected], transaction: nil))
+        #expect(request == CommitRequest(database: Fx.db, writes: [expected], transaction: nil))
     }
 
     @Test func pythonSetWithServerTimestamp() throws {
-        let request = try FirestoreProto.CommitRequest(serializedBytes: Hex.bytes(PythonFixtures.commitSet))
+        let request = try CommitRequest(serializedBytes: Hex.bytes(PythonFixtures.commitSet))
         #expect(request.database == Fx.db)
         #expect(request.transaction == nil)
         #expect(
@@ -55,7 +56,7 @@ struct CommitRequestTests {
     }
 
     @Test func pythonMixedBatchInATransaction() throws {
-        let request = try FirestoreProto.CommitRequest(serializedBytes: Hex.bytes(PythonFixtures.commitMixed))
+        let request = try CommitRequest(serializedBytes: Hex.bytes(PythonFixtures.commitMixed))
         #expect(request.transaction == Array("tx-1".utf8))
         let expected: [Write] = [
             // create(): exists=false, defaults kept as oneof arms.
@@ -118,7 +119,7 @@ struct CommitRequestTests {
             w.writeStringField(1, Fx.dbName)
             w.writeBytesField(3, [])  // empty transaction = none
         }
-        let request = try FirestoreProto.CommitRequest(serializedBytes: bytes)
+        let request = try CommitRequest(serializedBytes: bytes)
         #expect(
             request.writes == [
                 Write(operation: .verify(Fx.path("rooms/r1")), currentDocument: .updateTime(Timestamp(seconds: 7, nanos: 0))),
@@ -134,7 +135,7 @@ struct CommitRequestTests {
             w.writeStringField(2, Fx.name("a/b"))
             w.writeMessageField(4) { _ in }
         }
-        let request = try FirestoreProto.CommitRequest(serializedBytes: Self.commit(write: write))
+        let request = try CommitRequest(serializedBytes: Self.commit(write: write))
         #expect(request.writes == [Write(operation: .delete(Fx.path("a/b")))])
     }
 
@@ -146,7 +147,7 @@ struct CommitRequestTests {
             w.writeDoubleField(101, 2)
         }
         let bytes = Self.commit(write: write) + Fx.message { $0.writeMessageField(10) { $0.writeStringField(1, "tag") } }
-        #expect(try FirestoreProto.CommitRequest(serializedBytes: bytes).writes.count == 1)
+        #expect(try CommitRequest(serializedBytes: bytes).writes.count == 1)
     }
 
     /// Errors name the message and the field path (reference: decoding errors are INVALID_ARGUMENT).
@@ -190,19 +191,19 @@ struct CommitRequestTests {
     ])
     func errorsNameTheField(write: [UInt8], message: String) {
         #expect(throws: FirestoreError.invalidArgument(message)) {
-            try FirestoreProto.CommitRequest(serializedBytes: Self.commit(write: write))
+            try CommitRequest(serializedBytes: Self.commit(write: write))
         }
     }
 
     @Test func missingOrMalformedDatabase() {
         #expect(throws: FirestoreError.invalidArgument("Invalid CommitRequest at database: database is required.")) {
-            try FirestoreProto.CommitRequest(serializedBytes: [])
+            try CommitRequest(serializedBytes: [])
         }
         #expect(throws: FirestoreError.self) {
-            try FirestoreProto.CommitRequest(serializedBytes: Fx.message { $0.writeStringField(1, "projects/p") })
+            try CommitRequest(serializedBytes: Fx.message { $0.writeStringField(1, "projects/p") })
         }
         #expect(throws: FirestoreError.self) {
-            try FirestoreProto.CommitRequest(serializedBytes: Fx.message { $0.writeStringField(1, "projects//databases/d") })
+            try CommitRequest(serializedBytes: Fx.message { $0.writeStringField(1, "projects//databases/d") })
         }
     }
 
@@ -213,7 +214,7 @@ struct CommitRequestTests {
             w.writeBytesField(2, Fx.message { $0.writeStringField(2, Fx.name("a/b")) })
         } + [0x12, 0x0A, 0x12]
         #expect(throws: FirestoreError.invalidArgument("Invalid CommitRequest at writes[1]: length 10 exceeds the 1 bytes left (byte 97)")) {
-            try FirestoreProto.CommitRequest(serializedBytes: bytes)
+            try CommitRequest(serializedBytes: bytes)
         }
     }
 }

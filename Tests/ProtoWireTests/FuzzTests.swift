@@ -1,3 +1,4 @@
+import FirestoreRPC
 import DeterministicRandom
 import FirestoreModel
 import Testing
@@ -9,22 +10,22 @@ import Testing
 struct FuzzTests {
     /// Every request decoder, by message name.
     static let decoders: [(String, @Sendable ([UInt8]) throws(FirestoreError) -> Void)] = [
-        ("GetDocumentRequest", { (b) throws(FirestoreError) in _ = try FirestoreProto.GetDocumentRequest(serializedBytes: b) }),
-        ("ListDocumentsRequest", { (b) throws(FirestoreError) in _ = try FirestoreProto.ListDocumentsRequest(serializedBytes: b) }),
-        ("CreateDocumentRequest", { (b) throws(FirestoreError) in _ = try FirestoreProto.CreateDocumentRequest(serializedBytes: b) }),
-        ("UpdateDocumentRequest", { (b) throws(FirestoreError) in _ = try FirestoreProto.UpdateDocumentRequest(serializedBytes: b) }),
-        ("DeleteDocumentRequest", { (b) throws(FirestoreError) in _ = try FirestoreProto.DeleteDocumentRequest(serializedBytes: b) }),
-        ("BatchGetDocumentsRequest", { (b) throws(FirestoreError) in _ = try FirestoreProto.BatchGetDocumentsRequest(serializedBytes: b) }),
-        ("BeginTransactionRequest", { (b) throws(FirestoreError) in _ = try FirestoreProto.BeginTransactionRequest(serializedBytes: b) }),
-        ("CommitRequest", { (b) throws(FirestoreError) in _ = try FirestoreProto.CommitRequest(serializedBytes: b) }),
-        ("RollbackRequest", { (b) throws(FirestoreError) in _ = try FirestoreProto.RollbackRequest(serializedBytes: b) }),
-        ("RunQueryRequest", { (b) throws(FirestoreError) in _ = try FirestoreProto.RunQueryRequest(serializedBytes: b) }),
-        ("RunAggregationQueryRequest", { (b) throws(FirestoreError) in _ = try FirestoreProto.RunAggregationQueryRequest(serializedBytes: b) }),
-        ("PartitionQueryRequest", { (b) throws(FirestoreError) in _ = try FirestoreProto.PartitionQueryRequest(serializedBytes: b) }),
-        ("ListCollectionIdsRequest", { (b) throws(FirestoreError) in _ = try FirestoreProto.ListCollectionIdsRequest(serializedBytes: b) }),
-        ("BatchWriteRequest", { (b) throws(FirestoreError) in _ = try FirestoreProto.BatchWriteRequest(serializedBytes: b) }),
-        ("WriteRequest", { (b) throws(FirestoreError) in _ = try FirestoreProto.WriteRequest(serializedBytes: b, streamDatabase: Fx.db) }),
-        ("ListenRequest", { (b) throws(FirestoreError) in _ = try FirestoreProto.ListenRequest(serializedBytes: b, streamDatabase: Fx.db) }),
+        ("GetDocumentRequest", { (b) throws(FirestoreError) in _ = try GetDocumentRequest(serializedBytes: b) }),
+        ("ListDocumentsRequest", { (b) throws(FirestoreError) in _ = try ListDocumentsRequest(serializedBytes: b) }),
+        ("CreateDocumentRequest", { (b) throws(FirestoreError) in _ = try CreateDocumentRequest(serializedBytes: b) }),
+        ("UpdateDocumentRequest", { (b) throws(FirestoreError) in _ = try UpdateDocumentRequest(serializedBytes: b) }),
+        ("DeleteDocumentRequest", { (b) throws(FirestoreError) in _ = try DeleteDocumentRequest(serializedBytes: b) }),
+        ("BatchGetDocumentsRequest", { (b) throws(FirestoreError) in _ = try BatchGetDocumentsRequest(serializedBytes: b) }),
+        ("BeginTransactionRequest", { (b) throws(FirestoreError) in _ = try BeginTransactionRequest(serializedBytes: b) }),
+        ("CommitRequest", { (b) throws(FirestoreError) in _ = try CommitRequest(serializedBytes: b) }),
+        ("RollbackRequest", { (b) throws(FirestoreError) in _ = try RollbackRequest(serializedBytes: b) }),
+        ("RunQueryRequest", { (b) throws(FirestoreError) in _ = try RunQueryRequest(serializedBytes: b) }),
+        ("RunAggregationQueryRequest", { (b) throws(FirestoreError) in _ = try RunAggregationQueryRequest(serializedBytes: b) }),
+        ("PartitionQueryRequest", { (b) throws(FirestoreError) in _ = try PartitionQueryRequest(serializedBytes: b) }),
+        ("ListCollectionIdsRequest", { (b) throws(FirestoreError) in _ = try ListCollectionIdsRequest(serializedBytes: b) }),
+        ("BatchWriteRequest", { (b) throws(FirestoreError) in _ = try BatchWriteRequest(serializedBytes: b) }),
+        ("WriteRequest", { (b) throws(FirestoreError) in _ = try WriteRequest(serializedBytes: b, streamDatabase: Fx.db) }),
+        ("ListenRequest", { (b) throws(FirestoreError) in _ = try ListenRequest(serializedBytes: b, streamDatabase: Fx.db) }),
         ("Value", { (b) throws(FirestoreError) in _ = try FirestoreProto.value(serializedBytes: b) }),
     ]
 

@@ -1,3 +1,4 @@
+import FirestoreRPC
 import FirestoreModel
 import Testing
 
@@ -8,33 +9,33 @@ struct ListenTests {
     // MARK: requests
 
     @Test func pythonAddQueryTargetWithResumeToken() throws {
-        let request = try FirestoreProto.ListenRequest(serializedBytes: Hex.bytes(PythonFixtures.listenAddQuery))
+        let request = try ListenRequest(serializedBytes: Hex.bytes(PythonFixtures.listenAddQuery))
         let query = StructuredQuery(
             collectionID: "users", filter: .field(Fx.field("age"), .greaterThanOrEqual, .integer(18)), orderBy: [Order(Fx.field("age"))])
         #expect(
             request
-                == FirestoreProto.ListenRequest(
+                == ListenRequest(
                     database: Fx.db,
                     targetChange: .addTarget(
-                        FirestoreProto.Target(
+                        Target(
                             targetID: 0x5079, targetType: .query(QueryTarget(parent: .root, query: query)),
                             resumeType: .resumeToken(Array("rt-1".utf8))))))
     }
 
     @Test func pythonAddDocumentsTargetAsMobileSendsIt() throws {
-        let request = try FirestoreProto.ListenRequest(serializedBytes: Hex.bytes(PythonFixtures.listenAddDocuments))
+        let request = try ListenRequest(serializedBytes: Hex.bytes(PythonFixtures.listenAddDocuments))
         #expect(request.labels == ["goog-listen-tags": "existence-filter-mismatch"])
         #expect(
             request.targetChange
                 == .addTarget(
-                    FirestoreProto.Target(
+                    Target(
                         targetID: 2, targetType: .documents([Fx.path("rooms/r1")]), resumeType: .readTime(Fx.ts), once: true,
                         expectedCount: 1)))
     }
 
     @Test func pythonRemoveTarget() throws {
-        let request = try FirestoreProto.ListenRequest(serializedBytes: Hex.bytes(PythonFixtures.listenRemove))
-        #expect(request == FirestoreProto.ListenRequest(database: Fx.db, targetChange: .removeTarget(2)))
+        let request = try ListenRequest(serializedBytes: Hex.bytes(PythonFixtures.listenRemove))
+        #expect(request == ListenRequest(database: Fx.db, targetChange: .removeTarget(2)))
     }
 
     @Test func handComputedRequestBytes() throws {
@@ -46,13 +47,13 @@ struct ListenTests {
               28 02
             """)
         #expect(
-            try FirestoreProto.ListenRequest(serializedBytes: add).targetChange
-                == .addTarget(FirestoreProto.Target(targetID: 2, targetType: .documents([Fx.path("rooms/r1")]))))
+            try ListenRequest(serializedBytes: add).targetChange
+                == .addTarget(Target(targetID: 2, targetType: .documents([Fx.path("rooms/r1")]))))
         let remove = Hex.bytes("0a 26 \"projects/demo-proj/databases/(default)\" 18 02")
-        #expect(try FirestoreProto.ListenRequest(serializedBytes: remove).targetChange == .removeTarget(2))
+        #expect(try ListenRequest(serializedBytes: remove).targetChange == .removeTarget(2))
         // Negative target ids arrive as 10-byte varints and are truncated to int32.
         let negative = Hex.bytes("18 fe ff ff ff ff ff ff ff ff 01")
-        #expect(try FirestoreProto.ListenRequest(serializedBytes: negative).targetChange == .removeTarget(-2))
+        #expect(try ListenRequest(serializedBytes: negative).targetChange == .removeTarget(-2))
     }
 
     /// A ListenRequest whose add_target body `target` writes.
@@ -72,7 +73,7 @@ struct ListenTests {
 
     @Test func unusableTargetsAreRejectedWithTheirIDNotThrown() throws {
         func rejection(_ bytes: [UInt8]) throws -> (Int32, FirestoreError)? {
-            let request = try FirestoreProto.ListenRequest(serializedBytes: bytes)
+            let request = try ListenRequest(serializedBytes: bytes)
             if case .rejectedTarget(let id, let error) = request.targetChange { return (id, error) }
             return nil
         }
@@ -120,19 +121,19 @@ struct ListenTests {
             w.writeStringField(1, Fx.dbName)
             w.writeBytesField(2, [0x28, 0x96])
         }
-        #expect(throws: FirestoreError.self) { try FirestoreProto.ListenRequest(serializedBytes: bytes) }
+        #expect(throws: FirestoreError.self) { try ListenRequest(serializedBytes: bytes) }
     }
 
     @Test func databaseFallsBackToTheStream() throws {
         let bytes = Self.add(database: nil, Self.documents([Fx.name("a/b")]))
         #expect(throws: FirestoreError.invalidArgument("Invalid ListenRequest at database: database is required.")) {
-            try FirestoreProto.ListenRequest(serializedBytes: bytes)
+            try ListenRequest(serializedBytes: bytes)
         }
-        let request = try FirestoreProto.ListenRequest(serializedBytes: bytes, streamDatabase: Fx.db)
+        let request = try ListenRequest(serializedBytes: bytes, streamDatabase: Fx.db)
         #expect(request.database == nil)
-        #expect(request.targetChange == .addTarget(FirestoreProto.Target(targetID: 7, targetType: .documents([Fx.path("a/b")]))))
+        #expect(request.targetChange == .addTarget(Target(targetID: 7, targetType: .documents([Fx.path("a/b")]))))
         // A message with neither arm (labels only) decodes with no target change.
-        #expect(try FirestoreProto.ListenRequest(serializedBytes: []).targetChange == nil)
+        #expect(try ListenRequest(serializedBytes: []).targetChange == nil)
     }
 
     // MARK: responses
@@ -141,21 +142,21 @@ struct ListenTests {
 
     @Test func targetChangesMatchTheReferenceBytes() {
         // Reference §1.4: the ADD / CURRENT / global NO_CHANGE accepted by grpc-core clients.
-        let add = FirestoreProto.ListenResponse.targetChange(.init(.add, targetIDs: [20601]))
+        let add = ListenResponse.targetChange(.init(.add, targetIDs: [20601]))
         #expect(Hex.string(add.serializedBytes(database: Fx.db)) == Hex.string(Hex.bytes("12 07 08 01 12 03 f9 a0 01")))
-        let current = FirestoreProto.ListenResponse.targetChange(
+        let current = ListenResponse.targetChange(
             .init(.current, targetIDs: [20601], resumeToken: Array("rt-1".utf8), readTime: Fx.ts))
         #expect(
             Hex.string(current.serializedBytes(database: Fx.db))
                 == Hex.string(Hex.bytes("12 1b 08 03 12 03 f9 a0 01 22 04 \"rt-1\" 32 0c " + Self.tsBytes)))
-        let global = FirestoreProto.ListenResponse.targetChange(.init(.noChange, resumeToken: Array("rt-1".utf8), readTime: Fx.ts))
+        let global = ListenResponse.targetChange(.init(.noChange, resumeToken: Array("rt-1".utf8), readTime: Fx.ts))
         #expect(
             Hex.string(global.serializedBytes(database: Fx.db))
                 == Hex.string(Hex.bytes("12 14 22 04 \"rt-1\" 32 0c " + Self.tsBytes)))
     }
 
     @Test(arguments: [
-        (FirestoreProto.ListenResponse.targetChange(.init(.add, targetIDs: [20601])), PythonFixtures.listenAdd),
+        (ListenResponse.targetChange(.init(.add, targetIDs: [20601])), PythonFixtures.listenAdd),
         (.targetChange(.init(.current, targetIDs: [20601], resumeToken: Array("rt-1".utf8), readTime: Fx.ts)), PythonFixtures.listenCurrent),
         (.targetChange(.init(.noChange, resumeToken: Array("rt-1".utf8), readTime: Fx.ts)), PythonFixtures.listenGlobalNoChange),
         (.targetChange(.init(.remove, targetIDs: [3], cause: .permissionDenied("denied"))), PythonFixtures.listenRemoveWithCause),
@@ -165,15 +166,15 @@ struct ListenTests {
         (.filter(.init(targetID: 2, count: 3, unchangedNames: .init(bitmap: [0x0F, 0xF0], padding: 4, hashCount: 7))),
          PythonFixtures.listenFilter),
     ])
-    func responsesMatchPython(response: FirestoreProto.ListenResponse, hex: String) {
+    func responsesMatchPython(response: ListenResponse, hex: String) {
         #expect(Hex.string(response.serializedBytes(database: Fx.db)) == Hex.string(Hex.bytes(hex)))
     }
 
     @Test func resetAndEmptyExistenceFilter() {
         #expect(
-            FirestoreProto.ListenResponse.targetChange(.init(.reset, targetIDs: [-1])).serializedBytes(database: Fx.db)
+            ListenResponse.targetChange(.init(.reset, targetIDs: [-1])).serializedBytes(database: Fx.db)
                 == Hex.bytes("12 0e 08 04 12 0a ff ff ff ff ff ff ff ff ff 01"))
         // target 0 / count 0 are proto3 defaults: an empty filter message.
-        #expect(FirestoreProto.ListenResponse.filter(.init(targetID: 0, count: 0)).serializedBytes(database: Fx.db) == Hex.bytes("2a 00"))
+        #expect(ListenResponse.filter(.init(targetID: 0, count: 0)).serializedBytes(database: Fx.db) == Hex.bytes("2a 00"))
     }
 }

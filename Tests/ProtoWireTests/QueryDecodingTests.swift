@@ -1,3 +1,4 @@
+import FirestoreRPC
 import FirestoreModel
 import Testing
 
@@ -8,7 +9,7 @@ struct QueryDecodingTests {
     static func f(_ text: String) -> FieldPath { Fx.field(text) }
 
     @Test func pythonQueryWithEveryFilter() throws {
-        let request = try FirestoreProto.RunQueryRequest(serializedBytes: Hex.bytes(PythonFixtures.runQueryEveryFilter))
+        let request = try RunQueryRequest(serializedBytes: Hex.bytes(PythonFixtures.runQueryEveryFilter))
         let filters: [Filter] = [
             .field(Self.f("a"), .lessThan, .integer(1)), .field(Self.f("b"), .lessThanOrEqual, .integer(2)),
             .field(Self.f("c"), .greaterThan, .integer(3)), .field(Self.f("d"), .greaterThanOrEqual, .integer(4)),
@@ -30,7 +31,7 @@ struct QueryDecodingTests {
     }
 
     @Test func pythonCollectionGroupUnderADocument() throws {
-        let request = try FirestoreProto.RunQueryRequest(serializedBytes: Hex.bytes(PythonFixtures.runQueryCollectionGroup))
+        let request = try RunQueryRequest(serializedBytes: Hex.bytes(PythonFixtures.runQueryCollectionGroup))
         #expect(
             request.target
                 == QueryTarget(
@@ -41,7 +42,7 @@ struct QueryDecodingTests {
     }
 
     @Test func pythonAggregationNamesUnnamedAliases() throws {
-        let request = try FirestoreProto.RunAggregationQueryRequest(serializedBytes: Hex.bytes(PythonFixtures.runAggregation))
+        let request = try RunAggregationQueryRequest(serializedBytes: Hex.bytes(PythonFixtures.runAggregation))
         #expect(
             request.target
                 == QueryTarget(
@@ -76,9 +77,9 @@ struct QueryDecodingTests {
             w.writeMessageField(5) { _ in }
         }
         #expect(Array(bytes.suffix(2)) == [0x2A, 0x00])  // the hand-made bytes end in `limit {}`
-        let request = try FirestoreProto.RunQueryRequest(serializedBytes: bytes)
+        let request = try RunQueryRequest(serializedBytes: bytes)
         #expect(request.target.query == StructuredQuery(select: nil, collectionID: "c", limit: 0))
-        let noLimit = try FirestoreProto.RunQueryRequest(serializedBytes: Self.runQuery { Self.from("c", &$0) })
+        let noLimit = try RunQueryRequest(serializedBytes: Self.runQuery { Self.from("c", &$0) })
         #expect(noLimit.target.query.limit == nil)
         #expect(noLimit.consistency == .strong)
     }
@@ -89,7 +90,7 @@ struct QueryDecodingTests {
             Self.from("c", &w)
             w.writeRaw(Hex.bytes("2a 02 08 05"))
         }
-        #expect(try FirestoreProto.RunQueryRequest(serializedBytes: bytes).target.query.limit == 5)
+        #expect(try RunQueryRequest(serializedBytes: bytes).target.query.limit == 5)
     }
 
     @Test func negativeOffsetIsLeftToTheModel() throws {
@@ -97,7 +98,7 @@ struct QueryDecodingTests {
             Self.from("c", &w)
             w.writeInt32Field(6, -1)
         }
-        #expect(try FirestoreProto.RunQueryRequest(serializedBytes: bytes).target.query.offset == -1)
+        #expect(try RunQueryRequest(serializedBytes: bytes).target.query.offset == -1)
     }
 
     @Test(arguments: [
@@ -162,7 +163,7 @@ struct QueryDecodingTests {
             w.writeStringField(1, Fx.docs)
             w.writeBytesField(2, query)
         }
-        #expect(throws: FirestoreError.invalidArgument(message)) { try FirestoreProto.RunQueryRequest(serializedBytes: bytes) }
+        #expect(throws: FirestoreError.invalidArgument(message)) { try RunQueryRequest(serializedBytes: bytes) }
     }
 
     @Test func unsupportedFeaturesAreUnimplemented() {
@@ -173,7 +174,7 @@ struct QueryDecodingTests {
         let explain = Self.runQuery { Self.from("c", &$0) } + Fx.message { $0.writeMessageField(10) { _ in } }
         for bytes in [findNearest, explain] {
             do {
-                _ = try FirestoreProto.RunQueryRequest(serializedBytes: bytes)
+                _ = try RunQueryRequest(serializedBytes: bytes)
                 Issue.record("expected UNIMPLEMENTED")
             } catch {
                 #expect(error.code == .unimplemented)
@@ -183,13 +184,13 @@ struct QueryDecodingTests {
 
     @Test func parentAndQueryAreRequired() {
         #expect(throws: FirestoreError.invalidArgument("Invalid RunQueryRequest at parent: parent is required.")) {
-            try FirestoreProto.RunQueryRequest(serializedBytes: [])
+            try RunQueryRequest(serializedBytes: [])
         }
         #expect(throws: FirestoreError.invalidArgument("Invalid RunQueryRequest at structured_query: structured_query is required.")) {
-            try FirestoreProto.RunQueryRequest(serializedBytes: Fx.message { $0.writeStringField(1, Fx.docs) })
+            try RunQueryRequest(serializedBytes: Fx.message { $0.writeStringField(1, Fx.docs) })
         }
         #expect(throws: FirestoreError.self) {
-            try FirestoreProto.RunQueryRequest(serializedBytes: Fx.message { $0.writeStringField(1, Fx.dbName + "/docs") })
+            try RunQueryRequest(serializedBytes: Fx.message { $0.writeStringField(1, Fx.dbName + "/docs") })
         }
     }
 
@@ -214,19 +215,19 @@ struct QueryDecodingTests {
     }
 
     @Test func aliasesAndCountLimits() throws {
-        let request = try FirestoreProto.RunAggregationQueryRequest(
+        let request = try RunAggregationQueryRequest(
             serializedBytes: Self.aggregation([Self.count, Self.aliased("x"), Self.aliased("")]))
         // Unnamed ones are numbered among themselves, skipping the named one.
         #expect(request.aggregations.map(\.alias) == ["field_1", "x", "field_2"])
         // An explicit alias equal to a generated one is decoded as sent; the engine refuses
         // the duplicate (Aggregation.validate), so clients read the emulator's message.
-        let clash = try FirestoreProto.RunAggregationQueryRequest(
+        let clash = try RunAggregationQueryRequest(
             serializedBytes: Self.aggregation([Self.count, Self.aliased("field_2"), Self.aliased("")]))
         #expect(clash.aggregations.map(\.alias) == ["field_1", "field_2", "field_2"])
         // Counts and uniqueness are the engine's: none and six decode.
-        #expect(try FirestoreProto.RunAggregationQueryRequest(serializedBytes: Self.aggregation([])).aggregations.isEmpty)
+        #expect(try RunAggregationQueryRequest(serializedBytes: Self.aggregation([])).aggregations.isEmpty)
         #expect(
-            try FirestoreProto.RunAggregationQueryRequest(serializedBytes: Self.aggregation(Array(repeating: Self.count, count: 6)))
+            try RunAggregationQueryRequest(serializedBytes: Self.aggregation(Array(repeating: Self.count, count: 6)))
                 .aggregations.count == 6)
     }
 
@@ -240,7 +241,7 @@ struct QueryDecodingTests {
     ])
     func aggregationErrors(aggregations: [[UInt8]], message: String) {
         #expect(throws: FirestoreError.invalidArgument(message)) {
-            try FirestoreProto.RunAggregationQueryRequest(serializedBytes: Self.aggregation(aggregations))
+            try RunAggregationQueryRequest(serializedBytes: Self.aggregation(aggregations))
         }
     }
 }

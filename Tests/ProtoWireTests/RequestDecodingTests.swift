@@ -1,3 +1,4 @@
+import FirestoreRPC
 import FirestoreModel
 import Testing
 
@@ -20,31 +21,31 @@ struct RequestDecodingTests {
             w.writeBytesField(5, Self.readTimeTS)
         }
         #expect(
-            try FirestoreProto.GetDocumentRequest(serializedBytes: bytes)
-                == FirestoreProto.GetDocumentRequest(
+            try GetDocumentRequest(serializedBytes: bytes)
+                == GetDocumentRequest(
                     database: Fx.db, path: Fx.path("users/alice"), mask: [FieldPath(["name"]), FieldPath(["a.b", "c"])],
                     consistency: .readTime(Fx.ts)))
         let inTransaction = Fx.message { w in
             w.writeStringField(1, Fx.name("users/alice"))
             w.writeBytesField(3, [1, 2])
         }
-        #expect(try FirestoreProto.GetDocumentRequest(serializedBytes: inTransaction).consistency == .transaction([1, 2]))
+        #expect(try GetDocumentRequest(serializedBytes: inTransaction).consistency == .transaction([1, 2]))
         // The database comes from the name itself, named databases included.
         let named = Fx.message { $0.writeStringField(1, "projects/p/databases/db-2/documents/a/b") }
-        #expect(try FirestoreProto.GetDocumentRequest(serializedBytes: named).database == DatabaseID(project: "p", database: "db-2"))
+        #expect(try GetDocumentRequest(serializedBytes: named).database == DatabaseID(project: "p", database: "db-2"))
         #expect(throws: FirestoreError.invalidArgument("Invalid GetDocumentRequest at name: a document name is required.")) {
-            try FirestoreProto.GetDocumentRequest(serializedBytes: [])
+            try GetDocumentRequest(serializedBytes: [])
         }
         #expect(throws: FirestoreError.self) {
-            try FirestoreProto.GetDocumentRequest(serializedBytes: Fx.message { $0.writeStringField(1, Fx.docs) })
+            try GetDocumentRequest(serializedBytes: Fx.message { $0.writeStringField(1, Fx.docs) })
         }
     }
 
     @Test func pythonListDocuments() throws {
-        let request = try FirestoreProto.ListDocumentsRequest(serializedBytes: Hex.bytes(PythonFixtures.listDocuments))
+        let request = try ListDocumentsRequest(serializedBytes: Hex.bytes(PythonFixtures.listDocuments))
         #expect(
             request
-                == FirestoreProto.ListDocumentsRequest(
+                == ListDocumentsRequest(
                     database: Fx.db, parent: .root, collectionID: "users", pageSize: 50, mask: [], showMissing: true))
         #expect(request.collection == Fx.path("users"))
         let page = Fx.message { w in
@@ -54,7 +55,7 @@ struct RequestDecodingTests {
             w.writeStringField(6, "__name__")
             w.writeBytesField(8, [9])
         }
-        let decoded = try FirestoreProto.ListDocumentsRequest(serializedBytes: page)
+        let decoded = try ListDocumentsRequest(serializedBytes: page)
         #expect(decoded.collection == Fx.path("rooms/r1/msgs"))
         #expect(decoded.pageToken == "tok" && decoded.orderBy == "__name__" && decoded.mask == nil)
         #expect(decoded.consistency == .transaction([9]))
@@ -73,8 +74,8 @@ struct RequestDecodingTests {
             }
         }
         #expect(
-            try FirestoreProto.CreateDocumentRequest(serializedBytes: create)
-                == FirestoreProto.CreateDocumentRequest(
+            try CreateDocumentRequest(serializedBytes: create)
+                == CreateDocumentRequest(
                     database: Fx.db, parent: .root, collectionID: "users", documentID: "zed", fields: ["n": .integer(0)]))
 
         let update = Fx.message { w in
@@ -85,27 +86,27 @@ struct RequestDecodingTests {
             w.writeMessageField(2) { _ in }
             w.writeMessageField(4) { $0.writeBoolField(1, true) }
         }
-        let decoded = try FirestoreProto.UpdateDocumentRequest(serializedBytes: update)
+        let decoded = try UpdateDocumentRequest(serializedBytes: update)
         #expect(
             decoded.write
                 == Write(operation: .update(path: Fx.path("users/zed"), fields: [:]), updateMask: [], currentDocument: .exists(true)))
         #expect(throws: FirestoreError.invalidArgument("Invalid UpdateDocumentRequest at document: document is required.")) {
-            try FirestoreProto.UpdateDocumentRequest(serializedBytes: [])
+            try UpdateDocumentRequest(serializedBytes: [])
         }
 
         let delete = Fx.message { w in
             w.writeStringField(1, Fx.name("users/zed"))
             w.writeMessageField(2) { $0.writeBoolField(1, false) }  // exists=false written although default (oneof)
         }
-        #expect(try FirestoreProto.DeleteDocumentRequest(serializedBytes: delete).write
+        #expect(try DeleteDocumentRequest(serializedBytes: delete).write
             == Write(operation: .delete(Fx.path("users/zed")), currentDocument: .exists(false)))
         #expect(Hex.string(Array(delete.suffix(4))) == "12 02 08 00")
     }
 
     @Test func pythonBatchGetWithNewTransaction() throws {
         #expect(
-            try FirestoreProto.BatchGetDocumentsRequest(serializedBytes: Hex.bytes(PythonFixtures.batchGet))
-                == FirestoreProto.BatchGetDocumentsRequest(
+            try BatchGetDocumentsRequest(serializedBytes: Hex.bytes(PythonFixtures.batchGet))
+                == BatchGetDocumentsRequest(
                     database: Fx.db, paths: [Fx.path("users/alice"), Fx.path("users/bob")], mask: [FieldPath(["name"])],
                     consistency: .newTransaction(.readWrite(retryTransaction: Array("old".utf8)))))
         let badName = Fx.message { w in
@@ -116,23 +117,23 @@ struct RequestDecodingTests {
         #expect(
             throws: FirestoreError.invalidArgument(
                 "Invalid BatchGetDocumentsRequest at documents[1]: Document name \"\(Fx.name("a"))\" has odd number of segments.")
-        ) { try FirestoreProto.BatchGetDocumentsRequest(serializedBytes: badName) }
+        ) { try BatchGetDocumentsRequest(serializedBytes: badName) }
     }
 
     @Test func transactionsBeginAndRollback() throws {
         #expect(
-            try FirestoreProto.BeginTransactionRequest(serializedBytes: Hex.bytes(PythonFixtures.beginTransactionReadOnly))
-                == FirestoreProto.BeginTransactionRequest(database: Fx.db, options: .readOnly(readTime: Fx.ts)))
+            try BeginTransactionRequest(serializedBytes: Hex.bytes(PythonFixtures.beginTransactionReadOnly))
+                == BeginTransactionRequest(database: Fx.db, options: .readOnly(readTime: Fx.ts)))
         // Absent options and an empty options message both mean read-write.
         let plain = Fx.message { $0.writeStringField(1, Fx.dbName) }
-        #expect(try FirestoreProto.BeginTransactionRequest(serializedBytes: plain).options == .readWrite(retryTransaction: nil))
+        #expect(try BeginTransactionRequest(serializedBytes: plain).options == .readWrite(retryTransaction: nil))
         let empty = plain + Fx.message { $0.writeMessageField(2) { _ in } }
-        #expect(try FirestoreProto.BeginTransactionRequest(serializedBytes: empty).options == .readWrite(retryTransaction: nil))
+        #expect(try BeginTransactionRequest(serializedBytes: empty).options == .readWrite(retryTransaction: nil))
         let readOnlyNow = plain + Fx.message { $0.writeMessageField(2) { $0.writeMessageField(2) { _ in } } }
-        #expect(try FirestoreProto.BeginTransactionRequest(serializedBytes: readOnlyNow).options == .readOnly(readTime: nil))
+        #expect(try BeginTransactionRequest(serializedBytes: readOnlyNow).options == .readOnly(readTime: nil))
 
         let rollback = plain + Fx.message { $0.writeBytesField(2, [7, 7]) }
-        #expect(try FirestoreProto.RollbackRequest(serializedBytes: rollback) == FirestoreProto.RollbackRequest(database: Fx.db, transaction: [7, 7]))
+        #expect(try RollbackRequest(serializedBytes: rollback) == RollbackRequest(database: Fx.db, transaction: [7, 7]))
     }
 
     @Test func partitionQueryAndListCollectionIds() throws {
@@ -150,8 +151,8 @@ struct RequestDecodingTests {
             w.writeBytesField(6, Self.readTimeTS)
         }
         #expect(
-            try FirestoreProto.PartitionQueryRequest(serializedBytes: partition)
-                == FirestoreProto.PartitionQueryRequest(
+            try PartitionQueryRequest(serializedBytes: partition)
+                == PartitionQueryRequest(
                     database: Fx.db, target: QueryTarget(parent: .root, query: StructuredQuery(collectionID: "c", allDescendants: true)),
                     partitionCount: 16, pageToken: "p", pageSize: 10, readTime: Fx.ts))
 
@@ -161,8 +162,8 @@ struct RequestDecodingTests {
             w.writeStringField(3, "t")
         }
         #expect(
-            try FirestoreProto.ListCollectionIdsRequest(serializedBytes: list)
-                == FirestoreProto.ListCollectionIdsRequest(database: Fx.db, parent: Fx.path("rooms/r1"), pageSize: 100, pageToken: "t"))
+            try ListCollectionIdsRequest(serializedBytes: list)
+                == ListCollectionIdsRequest(database: Fx.db, parent: Fx.path("rooms/r1"), pageSize: 100, pageToken: "t"))
     }
 
     @Test func batchWriteWithLabels() throws {
@@ -175,19 +176,19 @@ struct RequestDecodingTests {
             }
         }
         #expect(
-            try FirestoreProto.BatchWriteRequest(serializedBytes: bytes)
-                == FirestoreProto.BatchWriteRequest(database: Fx.db, writes: [Write(operation: .delete(Fx.path("a/b")))], labels: ["k": "v"]))
+            try BatchWriteRequest(serializedBytes: bytes)
+                == BatchWriteRequest(database: Fx.db, writes: [Write(operation: .delete(Fx.path("a/b")))], labels: ["k": "v"]))
     }
 
     @Test func pythonWriteStream() throws {
-        let handshake = try FirestoreProto.WriteRequest(serializedBytes: Hex.bytes(PythonFixtures.writeHandshake), streamDatabase: nil)
-        #expect(handshake == FirestoreProto.WriteRequest(database: Fx.db))
+        let handshake = try WriteRequest(serializedBytes: Hex.bytes(PythonFixtures.writeHandshake), streamDatabase: nil)
+        #expect(handshake == WriteRequest(database: Fx.db))
         // Later messages have no database: the stream's is used.
         let batchBytes = Hex.bytes(PythonFixtures.writeBatch)
-        let batch = try FirestoreProto.WriteRequest(serializedBytes: batchBytes, streamDatabase: handshake.database)
+        let batch = try WriteRequest(serializedBytes: batchBytes, streamDatabase: handshake.database)
         #expect(
             batch
-                == FirestoreProto.WriteRequest(
+                == WriteRequest(
                     writes: [
                         Write(
                             operation: .update(path: Fx.path("users/alice"), fields: [:]), updateMask: [],
@@ -197,10 +198,10 @@ struct RequestDecodingTests {
         #expect(
             throws: FirestoreError.invalidArgument(
                 "Invalid WriteRequest at database: database is required in the first message of the stream.")
-        ) { try FirestoreProto.WriteRequest(serializedBytes: batchBytes, streamDatabase: nil) }
+        ) { try WriteRequest(serializedBytes: batchBytes, streamDatabase: nil) }
         // The teardown message: only the token.
         let teardown = Fx.message { $0.writeBytesField(4, [1]) }
-        #expect(try FirestoreProto.WriteRequest(serializedBytes: teardown, streamDatabase: nil) == FirestoreProto.WriteRequest(streamToken: [1]))
+        #expect(try WriteRequest(serializedBytes: teardown, streamDatabase: nil) == WriteRequest(streamToken: [1]))
     }
 
     @Test func namesAndParents() throws {

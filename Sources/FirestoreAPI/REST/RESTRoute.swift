@@ -1,4 +1,5 @@
 import FirestoreModel
+import FirestoreRPC
 
 /// A parsed Firestore REST v1 URL: which method, on which database and resource.
 ///
@@ -24,12 +25,8 @@ public struct RESTRoute: Sendable, Equatable {
     /// The custom verb after `:` (`commit`, `runQuery`, …), or nil.
     public var verb: String?
 
-    /// Firestore REST v1's custom verbs (googleapis `google/firestore/v1/firestore.proto`
-    /// HTTP bindings), all bound to POST.
-    public static let verbs: Set<String> = [
-        "batchGet", "beginTransaction", "commit", "rollback", "runQuery", "runAggregationQuery", "partitionQuery",
-        "listCollectionIds", "batchWrite", "listen", "write",
-    ]
+    /// Firestore REST v1's custom verbs, from `FirestoreMethod`'s table (all bound to POST).
+    public static var verbs: Set<String> { FirestoreMethod.restVerbs }
 
     /// Parses the percent-encoded path of a request target (no query string).
     /// - Parameters:

@@ -66,7 +66,7 @@ public struct AdminClient: Sendable {
         var attempt = 0
         while true {
             attempt += 1
-            let id = try engine.beginTransaction(in: database, mode: .readWrite(retrying: previous))
+            let id = try engine.beginTransaction(in: database, mode: .readWrite(retryTransaction: previous))
             let tx = Transaction(client: self, id: id)
             let value: T
             do {
@@ -75,7 +75,7 @@ public struct AdminClient: Sendable {
                 try? engine.rollback(id, in: database)
                 throw error
             }
-            let outcome: Result<CommitResponse, FirestoreError>
+            let outcome: Result<CommitOutcome, FirestoreError>
             do throws(FirestoreError) {
                 outcome = .success(try engine.commit(try tx.writes(), in: database, transaction: id, auth: .admin))
             } catch {

@@ -49,7 +49,7 @@ public struct WriteBatch: Sendable {
     /// - Throws: the first encoding error; precondition and validation errors of the commit
     ///   (then nothing is written).
     @discardableResult
-    public func commit() throws(FirestoreError) -> CommitResponse {
+    public func commit() throws(FirestoreError) -> CommitOutcome {
         if let encodingError { throw encodingError }
         return try client.engine.commit(writes, in: client.database, auth: .admin)
     }

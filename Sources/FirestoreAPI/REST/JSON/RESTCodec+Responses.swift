@@ -1,56 +1,128 @@
 import FirestoreModel
+import FirestoreRPC
 
-/// Elements of the streaming responses (sent over REST as one JSON array) and error bodies,
-/// shaped as the emulator writes them. Source: googleapis `firestore.proto`; reference §1.3, §1.8.
+/// Firestore's response messages in proto3 JSON, shaped as the emulator writes them: a
+/// server-streaming RPC's messages become one JSON array. Source: googleapis `firestore.proto`;
+/// docs/reference/firestore-wire.md §1.3, §1.8.
 extension RESTCodec {
-    /// A `RunQueryResponse` element carrying one result: `{document, readTime}` plus
-    /// `done: true` on the last element (the emulator marks it; it reports no `skippedResults`).
-    public static func encodeRunQueryResult(_ document: Document, readTime: Timestamp, database: DatabaseID, done: Bool = false)
-        -> JSONValue
-    {
-        var members: [JSONValue.Member] = [
-            .init("document", encodeDocument(document, database: database)), .init("readTime", encodeTimestamp(readTime)),
-        ]
-        if done { members.append(.init("done", .bool(true))) }
+    /// The JSON body answering `response`, with document names in `database`.
+    public static func encodeResponse(_ response: FirestoreResponse, database: DatabaseID) -> JSONValue {
+        switch response {
+        case .document(let d): return encodeDocument(d, database: database)
+        case .empty, .partitionQuery: return .object([])
+        case .listDocuments(let r): return encodeListDocumentsResponse(r, database: database)
+        case .batchGetDocuments(let list): return .array(list.map { encodeBatchGetDocumentsResponse($0, database: database) })
+        case .beginTransaction(let r): return encodeBeginTransactionResponse(r)
+        case .commit(let r): return encodeCommitResponse(r)
+        case .runQuery(let list): return .array(list.map { encodeRunQueryResponse($0, database: database) })
+        case .runAggregationQuery(let r):
+            var elements: [JSONValue] = []
+            if let t = r.transaction, !t.isEmpty { elements.append(.object(["transaction": encodeBytes(t)])) }
+            elements.append(encodeRunAggregationQueryResult(r))
+            return .array(elements)
+        case .listCollectionIds(let r): return encodeListCollectionIdsResponse(r)
+        case .batchWrite(let r): return encodeBatchWriteResponse(r)
+        }
+    }
+
+    /// A `RunQueryResponse` element. With a document: `{document, readTime, done?, skippedResults?}`
+    /// (`done: true` on the last, as the emulator marks it); the begun transaction alone:
+    /// `{transaction}`; neither (an empty result): `{readTime, skippedResults?, done?}`.
+    public static func encodeRunQueryResponse(_ m: RunQueryResponse, database: DatabaseID) -> JSONValue {
+        var members: [JSONValue.Member] = []
+        if let d = m.document {
+            members.append(.init("document", encodeDocument(d, database: database)))
+            if let t = m.readTime { members.append(.init("readTime", encodeTimestamp(t))) }
+            if m.done { members.append(.init("done", .bool(true))) }
+            if m.skippedResults > 0 { members.append(.init("skippedResults", .integer(Int(m.skippedResults)))) }
+        } else if let t = m.transaction, !t.isEmpty {
+            members.append(.init("transaction", encodeBytes(t)))
+        } else {
+            if let t = m.readTime { members.append(.init("readTime", encodeTimestamp(t))) }
+            if m.skippedResults > 0 { members.append(.init("skippedResults", .integer(Int(m.skippedResults)))) }
+            if m.done { members.append(.init("done", .bool(true))) }
+        }
         return .object(members)
     }
 
-    /// A `RunQueryResponse` element without a document: `{readTime, skippedResults?, done?}` —
-    /// what an empty result set returns (`[{"readTime": …, "done": true}]`).
-    public static func encodeRunQueryEmpty(readTime: Timestamp, skippedResults: Int = 0, done: Bool = true) -> JSONValue {
-        var members: [JSONValue.Member] = [.init("readTime", encodeTimestamp(readTime))]
-        if skippedResults > 0 { members.append(.init("skippedResults", .integer(skippedResults))) }
-        if done { members.append(.init("done", .bool(true))) }
+    /// A `BatchGetDocumentsResponse` element: `{found, readTime}`, `{missing: "<full name>", readTime}`,
+    /// or the begun transaction alone: `{transaction}`.
+    public static func encodeBatchGetDocumentsResponse(_ m: BatchGetDocumentsResponse, database: DatabaseID) -> JSONValue {
+        var members: [JSONValue.Member] = []
+        switch m.result {
+        case .found(let d)?: members.append(.init("found", encodeDocument(d, database: database)))
+        case .missing(let p)?: members.append(.init("missing", .string(database.resourceName(p))))
+        case nil:
+            if let t = m.transaction, !t.isEmpty { members.append(.init("transaction", encodeBytes(t))) }
+            return .object(members)
+        }
+        if let t = m.readTime { members.append(.init("readTime", encodeTimestamp(t))) }
         return .object(members)
     }
 
-    /// The first stream element when a read began a transaction: `{transaction}` alone.
-    public static func encodeTransactionElement(_ transaction: [UInt8]) -> JSONValue {
-        .object(["transaction": encodeBytes(transaction)])
+    /// A `RunAggregationQueryResponse` result element:
+    /// `{result: {aggregateFields: {alias: Value}}, readTime, done: true}`, aliases in UTF-8 order
+    /// (the begun transaction, if any, is its own element before it).
+    public static func encodeRunAggregationQueryResult(_ m: RunAggregationQueryResponse) -> JSONValue {
+        var members: [JSONValue.Member] = [.init("result", .object(["aggregateFields": encodeFields(m.aggregateFields)]))]
+        if let t = m.readTime { members.append(.init("readTime", encodeTimestamp(t))) }
+        members.append(.init("done", .bool(true)))
+        return .object(members)
     }
 
-    /// A `BatchGetDocumentsResponse` for a found document: `{found, readTime}`.
-    public static func encodeBatchGetFound(_ document: Document, readTime: Timestamp, database: DatabaseID) -> JSONValue {
-        .object(["found": encodeDocument(document, database: database), "readTime": encodeTimestamp(readTime)])
+    /// A `ListDocumentsResponse` `{documents?, nextPageToken?}`; a missing document (`showMissing`)
+    /// is written with its name only.
+    public static func encodeListDocumentsResponse(_ r: ListDocumentsResponse, database: DatabaseID) -> JSONValue {
+        var members: [JSONValue.Member] = []
+        if !r.documents.isEmpty {
+            members.append(.init("documents", .array(r.documents.map { item in
+                switch item {
+                case .document(let d): return encodeDocument(d, database: database)
+                case .missing(let p): return .object(["name": .string(database.resourceName(p))])
+                }
+            })))
+        }
+        if !r.nextPageToken.isEmpty { members.append(.init("nextPageToken", .string(r.nextPageToken))) }
+        return .object(members)
     }
 
-    /// A `BatchGetDocumentsResponse` for a missing document: `{missing: "<full name>", readTime}`.
-    public static func encodeBatchGetMissing(_ path: ResourcePath, readTime: Timestamp, database: DatabaseID) -> JSONValue {
-        .object(["missing": .string(database.resourceName(path)), "readTime": encodeTimestamp(readTime)])
+    /// A `ListCollectionIdsResponse` `{collectionIds?, nextPageToken?}`.
+    public static func encodeListCollectionIdsResponse(_ r: ListCollectionIdsResponse) -> JSONValue {
+        var members: [JSONValue.Member] = []
+        if !r.collectionIDs.isEmpty { members.append(.init("collectionIds", .array(r.collectionIDs.map(JSONValue.string)))) }
+        if !r.nextPageToken.isEmpty { members.append(.init("nextPageToken", .string(r.nextPageToken))) }
+        return .object(members)
     }
 
-    /// A `RunAggregationQueryResponse` element:
-    /// `{result: {aggregateFields: {alias: Value}}, readTime, done: true}`, aliases in UTF-8 order.
-    public static func encodeAggregationResult(_ fields: [String: Value], readTime: Timestamp) -> JSONValue {
-        .object([
-            "result": .object(["aggregateFields": encodeFields(fields)]), "readTime": encodeTimestamp(readTime),
-            "done": .bool(true),
-        ])
+    /// A `BatchWriteResponse` `{writeResults, status}` aligned with the writes: `{}` and `{}` for a
+    /// success's status and a failure's result, `{code, message}` for a failure's status.
+    public static func encodeBatchWriteResponse(_ r: BatchWriteResponse) -> JSONValue {
+        var writeResults: [JSONValue] = []
+        var statuses: [JSONValue] = []
+        for result in r.results {
+            switch result {
+            case .success(let w):
+                writeResults.append(encodeWriteResult(w))
+                statuses.append(.object([]))
+            case .failure(let e):
+                writeResults.append(.object([]))
+                statuses.append(.object(["code": .integer(e.code.rawValue), "message": .string(e.message)]))
+            }
+        }
+        return .object(["writeResults": .array(writeResults), "status": .array(statuses)])
     }
 
     /// A `BeginTransactionResponse` `{transaction: "<base64>"}`.
-    public static func encodeBeginTransactionResponse(_ transaction: [UInt8]) -> JSONValue {
-        .object(["transaction": encodeBytes(transaction)])
+    public static func encodeBeginTransactionResponse(_ r: BeginTransactionResponse) -> JSONValue {
+        .object(["transaction": encodeBytes(r.transaction)])
+    }
+
+    /// A `CommitResponse` `{writeResults: [...], commitTime}` (`writeResults` omitted when empty).
+    public static func encodeCommitResponse(_ r: CommitResponse) -> JSONValue {
+        var members: [JSONValue.Member] = []
+        if !r.writeResults.isEmpty { members.append(.init("writeResults", .array(r.writeResults.map(encodeWriteResult)))) }
+        members.append(.init("commitTime", encodeTimestamp(r.commitTime)))
+        return .object(members)
     }
 
     /// The Google API error body `{"error": {"code", "message", "status"}}`.

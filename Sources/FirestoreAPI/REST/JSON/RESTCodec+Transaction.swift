@@ -1,19 +1,11 @@
 import FirestoreModel
 
-/// `TransactionOptions` in proto3 JSON. Source: googleapis `common.proto`; reference §1.3.
+/// `TransactionOptions` in proto3 JSON, decoded to the domain's `TransactionMode`. Source: googleapis `common.proto`; reference §1.3.
 extension RESTCodec {
-    /// How a transaction is begun (`BeginTransaction.options`, `newTransaction`).
-    public enum TransactionOptions: Sendable, Hashable {
-        /// Reads only, optionally at a fixed past `readTime`.
-        case readOnly(readTime: Timestamp?)
-        /// Reads and writes; `retryTransaction` names the aborted transaction being retried.
-        case readWrite(retryTransaction: [UInt8]?)
-    }
-
     /// Decodes `{readOnly: {readTime?}} | {readWrite: {retryTransaction?}}`; `{}` = read-write.
     /// - Throws: `.invalidArgument` when both modes are set or a member is malformed.
     public static func decodeTransactionOptions(_ json: JSONValue, at path: String = "options")
-        throws(FirestoreError) -> TransactionOptions
+        throws(FirestoreError) -> TransactionMode
     {
         var reader = try JSONObjectReader(json, at: path)
         let readOnly = reader.take("readOnly")

@@ -126,12 +126,4 @@ extension RESTCodec {
         }
         return .object(members)
     }
-
-    /// A `CommitResponse` `{writeResults: [...], commitTime}` (`writeResults` omitted when empty).
-    public static func encodeCommitResponse(_ results: [WriteResult], commitTime: Timestamp) -> JSONValue {
-        var members: [JSONValue.Member] = []
-        if !results.isEmpty { members.append(.init("writeResults", .array(results.map(encodeWriteResult)))) }
-        members.append(.init("commitTime", encodeTimestamp(commitTime)))
-        return .object(members)
-    }
 }

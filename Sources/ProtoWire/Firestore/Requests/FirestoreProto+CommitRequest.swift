@@ -1,52 +1,43 @@
 import FirestoreModel
+import FirestoreRPC
+
+extension CommitRequest {
+    /// Decodes a serialized CommitRequest; writes are decoded after the whole message is
+    /// scanned, so `database` may appear anywhere.
+    /// - Throws: `INVALID_ARGUMENT` for malformed bytes, a missing database, or a bad write
+    ///   (named as `writes[i]…`).
+    public init(serializedBytes bytes: [UInt8]) throws(FirestoreError) {
+        self = try FirestoreProto.decodeCommitRequest(bytes)
+    }
+}
 
 extension FirestoreProto {
     /// `CommitRequest`: 1 database, 2 writes, 3 transaction (empty ⇒ a non-transactional,
     /// atomic batch). Source: googleapis `firestore.proto`; reference §1.4, §6.5, §7.
-    public struct CommitRequest: Sendable, Hashable {
-        /// The database.
-        public var database: DatabaseID
-        /// The writes, in order.
-        public var writes: [Write]
-        /// The transaction to commit; nil when absent or empty.
-        public var transaction: [UInt8]?
-
-        /// Creates a request.
-        public init(database: DatabaseID, writes: [Write], transaction: [UInt8]? = nil) {
-            self.database = database
-            self.writes = writes
-            self.transaction = transaction
-        }
-
-        /// Decodes a serialized CommitRequest; writes are decoded after the whole message is
-        /// scanned, so `database` may appear anywhere.
-        /// - Throws: `INVALID_ARGUMENT` for malformed bytes, a missing database, or a bad write
-        ///   (named as `writes[i]…`).
-        public init(serializedBytes bytes: [UInt8]) throws(FirestoreError) {
-            self = try decodeRequest("CommitRequest", bytes) { (reader) throws(ProtoWireError) in
-                var r = reader
-                var databaseName = ""
-                var databaseAt = 0
-                var writeReaders: [ProtoReader] = []
-                var transaction: [UInt8]?
-                while let tag = try r.readTag() {
-                    switch (tag.fieldNumber, tag.wireType) {
-                    case (1, .len):
-                        databaseAt = r.offset
-                        databaseName = try within("database") { () throws(ProtoWireError) in try r.readString() }
-                    case (2, .len): writeReaders.append(try within("writes[\(writeReaders.count)]") { () throws(ProtoWireError) in
-                        try r.readSubmessage()
-                    })
-                    case (3, .len):
-                        let id = try r.readBytes()
-                        transaction = id.isEmpty ? nil : id
-                    default: try r.skipField(tag)
-                    }
+    static func decodeCommitRequest(_ bytes: [UInt8]) throws(FirestoreError) -> CommitRequest {
+        return try decodeRequest("CommitRequest", bytes) { (reader) throws(ProtoWireError) in
+            var r = reader
+            var databaseName = ""
+            var databaseAt = 0
+            var writeReaders: [ProtoReader] = []
+            var transaction: [UInt8]?
+            while let tag = try r.readTag() {
+                switch (tag.fieldNumber, tag.wireType) {
+                case (1, .len):
+                    databaseAt = r.offset
+                    databaseName = try within("database") { () throws(ProtoWireError) in try r.readString() }
+                case (2, .len): writeReaders.append(try within("writes[\(writeReaders.count)]") { () throws(ProtoWireError) in
+                    try r.readSubmessage()
+                })
+                case (3, .len):
+                    let id = try r.readBytes()
+                    transaction = id.isEmpty ? nil : id
+                default: try r.skipField(tag)
                 }
-                let database = try within("database") { () throws(ProtoWireError) in try decodeDatabase(databaseName, at: databaseAt) }
-                let writes = try decodeWrites(writeReaders, field: "writes", database: database)
-                return CommitRequest(database: database, writes: writes, transaction: transaction)
             }
+            let database = try within("database") { () throws(ProtoWireError) in try decodeDatabase(databaseName, at: databaseAt) }
+            let writes = try decodeWrites(writeReaders, field: "writes", database: database)
+            return CommitRequest(database: database, writes: writes, transaction: transaction)
         }
     }
 

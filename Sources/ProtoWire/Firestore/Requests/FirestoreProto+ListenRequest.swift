@@ -1,4 +1,16 @@
 import FirestoreModel
+import FirestoreRPC
+
+extension ListenRequest {
+    /// Decodes a serialized ListenRequest.
+    /// - Parameter streamDatabase: the database of an earlier message on the stream, used
+    ///   when this one has none.
+    /// - Throws: `INVALID_ARGUMENT` for malformed bytes (outside an add_target body), an
+    ///   invalid database, or an add_target with no database known.
+    public init(serializedBytes bytes: [UInt8], streamDatabase: DatabaseID? = nil) throws(FirestoreError) {
+        self = try FirestoreProto.decodeListenRequest(bytes, streamDatabase: streamDatabase)
+    }
+}
 
 extension FirestoreProto {
     /// `ListenRequest`: 1 database, oneof target_change 2 add_target Target / 3 remove_target
@@ -9,84 +21,52 @@ extension FirestoreProto {
     /// the Listen handler answers with TargetChange REMOVE carrying the error as `cause` — ending
     /// the stream instead would make mobile clients reconnect forever (reference §8.1).
     /// Source: googleapis `firestore.proto`; reference §6.5, §8.
-    public struct ListenRequest: Sendable, Equatable {
-        /// The `target_change` oneof.
-        public enum TargetChange: Sendable, Equatable {
-            /// `add_target`.
-            case addTarget(Target)
-            /// `remove_target`: the target id.
-            case removeTarget(Int32)
-            /// An `add_target` that could not be used, with the id it asked for (0 if none)
-            /// and why (`INVALID_ARGUMENT`, or `UNIMPLEMENTED` for pipeline targets).
-            case rejectedTarget(targetID: Int32, error: FirestoreError)
-        }
-
-        /// The database named in this message, if any.
-        public var database: DatabaseID?
-        /// What the message asks; nil when neither arm is set.
-        public var targetChange: TargetChange?
-        /// Client labels (mobile: `goog-listen-tags`).
-        public var labels: [String: String]
-
-        /// Creates a request.
-        public init(database: DatabaseID? = nil, targetChange: TargetChange? = nil, labels: [String: String] = [:]) {
-            self.database = database
-            self.targetChange = targetChange
-            self.labels = labels
-        }
-
-        /// Decodes a serialized ListenRequest.
-        /// - Parameter streamDatabase: the database of an earlier message on the stream, used
-        ///   when this one has none.
-        /// - Throws: `INVALID_ARGUMENT` for malformed bytes (outside an add_target body), an
-        ///   invalid database, or an add_target with no database known.
-        public init(serializedBytes bytes: [UInt8], streamDatabase: DatabaseID? = nil) throws(FirestoreError) {
-            self = try decodeRequest("ListenRequest", bytes) { (reader) throws(ProtoWireError) in
-                enum RawChange {
-                    case add(ProtoReader)
-                    case remove(Int32)
-                }
-                var r = reader
-                var databaseName = ""
-                var databaseAt = 0
-                var raw: RawChange?
-                var request = ListenRequest()
-                while let tag = try r.readTag() {
-                    switch (tag.fieldNumber, tag.wireType) {
-                    case (1, .len):
-                        databaseAt = r.offset
-                        databaseName = try within("database") { () throws(ProtoWireError) in try r.readString() }
-                    case (2, .len): raw = .add(try r.readSubmessage())
-                    case (3, .varint): raw = .remove(try r.readInt32())
-                    case (4, .len):
-                        try within("labels") { () throws(ProtoWireError) in
-                            try decodeStringMapEntry(r.readSubmessage(), into: &request.labels)
-                        }
-                    default: try r.skipField(tag)
-                    }
-                }
-                if !databaseName.isEmpty {
-                    request.database = try within("database") { () throws(ProtoWireError) in try decodeDatabase(databaseName, at: databaseAt) }
-                }
-                switch raw {
-                case nil: break
-                case .remove(let id): request.targetChange = .removeTarget(id)
-                case .add(let targetReader):
-                    guard let database = request.database ?? streamDatabase else {
-                        throw ProtoWireError(.invalidValue("database is required."), offset: 0, fieldPath: ["database"])
-                    }
-                    request.targetChange = try within("add_target") { () throws(ProtoWireError) in
-                        try decodeAddTarget(targetReader, database: database)
-                    }
-                }
-                return request
+    static func decodeListenRequest(_ bytes: [UInt8], streamDatabase: DatabaseID?) throws(FirestoreError) -> ListenRequest {
+        return try decodeRequest("ListenRequest", bytes) { (reader) throws(ProtoWireError) in
+            enum RawChange {
+                case add(ProtoReader)
+                case remove(Int32)
             }
+            var r = reader
+            var databaseName = ""
+            var databaseAt = 0
+            var raw: RawChange?
+            var request = ListenRequest()
+            while let tag = try r.readTag() {
+                switch (tag.fieldNumber, tag.wireType) {
+                case (1, .len):
+                    databaseAt = r.offset
+                    databaseName = try within("database") { () throws(ProtoWireError) in try r.readString() }
+                case (2, .len): raw = .add(try r.readSubmessage())
+                case (3, .varint): raw = .remove(try r.readInt32())
+                case (4, .len):
+                    try within("labels") { () throws(ProtoWireError) in
+                        try decodeStringMapEntry(r.readSubmessage(), into: &request.labels)
+                    }
+                default: try r.skipField(tag)
+                }
+            }
+            if !databaseName.isEmpty {
+                request.database = try within("database") { () throws(ProtoWireError) in try decodeDatabase(databaseName, at: databaseAt) }
+            }
+            switch raw {
+            case nil: break
+            case .remove(let id): request.targetChange = .removeTarget(id)
+            case .add(let targetReader):
+                guard let database = request.database ?? streamDatabase else {
+                    throw ProtoWireError(.invalidValue("database is required."), offset: 0, fieldPath: ["database"])
+                }
+                request.targetChange = try within("add_target") { () throws(ProtoWireError) in
+                    try decodeAddTarget(targetReader, database: database)
+                }
+            }
+            return request
         }
     }
 
     /// Decodes an add_target: a wire-level scan first (its errors fail the request), then the
     /// body, whose errors become `.rejectedTarget` with the target id.
-    private static func decodeAddTarget(_ reader: ProtoReader, database: DatabaseID) throws(ProtoWireError) -> ListenRequest.TargetChange {
+    fileprivate static func decodeAddTarget(_ reader: ProtoReader, database: DatabaseID) throws(ProtoWireError) -> ListenRequest.TargetChange {
         enum RawType {
             case query(ProtoReader)
             case documents(ProtoReader)
@@ -150,7 +130,7 @@ extension FirestoreProto {
     }
 
     /// Decodes Target.QueryTarget (1 parent, 2 structured_query).
-    private static func decodeQueryTarget(_ reader: ProtoReader, database: DatabaseID) throws(ProtoWireError) -> QueryTarget {
+    fileprivate static func decodeQueryTarget(_ reader: ProtoReader, database: DatabaseID) throws(ProtoWireError) -> QueryTarget {
         var r = reader
         let start = r.offset
         var parentName = ""
@@ -177,7 +157,7 @@ extension FirestoreProto {
     }
 
     /// Decodes Target.DocumentsTarget (2 documents).
-    private static func decodeDocumentsTarget(_ reader: ProtoReader, database: DatabaseID) throws(ProtoWireError) -> [ResourcePath] {
+    fileprivate static func decodeDocumentsTarget(_ reader: ProtoReader, database: DatabaseID) throws(ProtoWireError) -> [ResourcePath] {
         var r = reader
         var paths: [ResourcePath] = []
         while let tag = try r.readTag() {

@@ -1,65 +1,44 @@
 import FirestoreModel
+import FirestoreRPC
+
+extension PartitionQueryRequest {
+    /// Decodes a serialized PartitionQueryRequest.
+    /// - Throws: `INVALID_ARGUMENT` for malformed bytes, a missing/invalid parent or query.
+    public init(serializedBytes bytes: [UInt8]) throws(FirestoreError) {
+        self = try FirestoreProto.decodePartitionQueryRequest(bytes)
+    }
+}
 
 extension FirestoreProto {
     /// `PartitionQueryRequest`: 1 parent, oneof 2 structured_query, 3 partition_count,
     /// 4 page_token, 5 page_size, oneof 6 read_time. Source: googleapis `firestore.proto`;
     /// reference §6.5, §7.
-    public struct PartitionQueryRequest: Sendable, Hashable {
-        /// The database named by `parent`.
-        public var database: DatabaseID
-        /// The query to partition and its parent.
-        public var target: QueryTarget
-        /// The desired maximum number of partition points.
-        public var partitionCount: Int64
-        /// Opaque token of the page to continue from.
-        public var pageToken: String
-        /// Maximum partitions per page; 0 = server default.
-        public var pageSize: Int32
-        /// Read time, if requested.
-        public var readTime: Timestamp?
-
-        /// Creates a request.
-        public init(
-            database: DatabaseID, target: QueryTarget, partitionCount: Int64 = 0, pageToken: String = "", pageSize: Int32 = 0,
-            readTime: Timestamp? = nil
-        ) {
-            self.database = database
-            self.target = target
-            self.partitionCount = partitionCount
-            self.pageToken = pageToken
-            self.pageSize = pageSize
-            self.readTime = readTime
-        }
-
-        /// Decodes a serialized PartitionQueryRequest.
-        /// - Throws: `INVALID_ARGUMENT` for malformed bytes, a missing/invalid parent or query.
-        public init(serializedBytes bytes: [UInt8]) throws(FirestoreError) {
-            self = try decodeRequest("PartitionQueryRequest", bytes) { (reader) throws(ProtoWireError) in
-                var r = reader
-                let start = r.offset
-                var parentName = ""
-                var parentAt = 0
-                var query: StructuredQuery?
-                var request = PartitionQueryRequest(database: DatabaseID(project: ""), target: QueryTarget(parent: .root, query: StructuredQuery(collectionID: "")))
-                while let tag = try r.readTag() {
-                    switch (tag.fieldNumber, tag.wireType) {
-                    case (1, .len):
-                        parentAt = r.offset
-                        parentName = try within("parent") { () throws(ProtoWireError) in try r.readString() }
-                    case (2, .len):
-                        query = try within("structured_query") { () throws(ProtoWireError) in try decodeStructuredQuery(r.readSubmessage()) }
-                    case (3, .varint): request.partitionCount = try r.readInt64()
-                    case (4, .len): request.pageToken = try within("page_token") { () throws(ProtoWireError) in try r.readString() }
-                    case (5, .varint): request.pageSize = try r.readInt32()
-                    case (6, .len):
-                        request.readTime = try within("read_time") { () throws(ProtoWireError) in try decodeTimestamp(r.readSubmessage()) }
-                    default: try r.skipField(tag)
-                    }
+    static func decodePartitionQueryRequest(_ bytes: [UInt8]) throws(FirestoreError) -> PartitionQueryRequest {
+        return try decodeRequest("PartitionQueryRequest", bytes) { (reader) throws(ProtoWireError) in
+            var r = reader
+            let start = r.offset
+            var parentName = ""
+            var parentAt = 0
+            var query: StructuredQuery?
+            var request = PartitionQueryRequest(database: DatabaseID(project: ""), target: QueryTarget(parent: .root, query: StructuredQuery(collectionID: "")))
+            while let tag = try r.readTag() {
+                switch (tag.fieldNumber, tag.wireType) {
+                case (1, .len):
+                    parentAt = r.offset
+                    parentName = try within("parent") { () throws(ProtoWireError) in try r.readString() }
+                case (2, .len):
+                    query = try within("structured_query") { () throws(ProtoWireError) in try decodeStructuredQuery(r.readSubmessage()) }
+                case (3, .varint): request.partitionCount = try r.readInt64()
+                case (4, .len): request.pageToken = try within("page_token") { () throws(ProtoWireError) in try r.readString() }
+                case (5, .varint): request.pageSize = try r.readInt32()
+                case (6, .len):
+                    request.readTime = try within("read_time") { () throws(ProtoWireError) in try decodeTimestamp(r.readSubmessage()) }
+                default: try r.skipField(tag)
                 }
-                (request.database, request.target) = try decodeQueryTarget(
-                    parent: parentName, at: parentAt, query: query, start: start)
-                return request
             }
+            (request.database, request.target) = try decodeQueryTarget(
+                parent: parentName, at: parentAt, query: query, start: start)
+            return request
         }
     }
 }

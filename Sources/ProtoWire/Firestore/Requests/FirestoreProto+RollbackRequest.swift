@@ -1,40 +1,34 @@
 import FirestoreModel
+import FirestoreRPC
+
+extension RollbackRequest {
+    /// Decodes a serialized RollbackRequest.
+    /// - Throws: `INVALID_ARGUMENT` for malformed bytes or a missing/invalid database.
+    public init(serializedBytes bytes: [UInt8]) throws(FirestoreError) {
+        self = try FirestoreProto.decodeRollbackRequest(bytes)
+    }
+}
 
 extension FirestoreProto {
     /// `RollbackRequest`: 1 database, 2 transaction. The response is `Empty`.
     /// Source: googleapis `firestore.proto`; reference §6.5.
-    public struct RollbackRequest: Sendable, Hashable {
-        /// The database.
-        public var database: DatabaseID
-        /// The transaction to roll back (may be empty; the engine rejects unknown ids).
-        public var transaction: [UInt8]
-
-        /// Creates a request.
-        public init(database: DatabaseID, transaction: [UInt8]) {
-            self.database = database
-            self.transaction = transaction
-        }
-
-        /// Decodes a serialized RollbackRequest.
-        /// - Throws: `INVALID_ARGUMENT` for malformed bytes or a missing/invalid database.
-        public init(serializedBytes bytes: [UInt8]) throws(FirestoreError) {
-            self = try decodeRequest("RollbackRequest", bytes) { (reader) throws(ProtoWireError) in
-                var r = reader
-                var databaseName = ""
-                var databaseAt = 0
-                var transaction: [UInt8] = []
-                while let tag = try r.readTag() {
-                    switch (tag.fieldNumber, tag.wireType) {
-                    case (1, .len):
-                        databaseAt = r.offset
-                        databaseName = try within("database") { () throws(ProtoWireError) in try r.readString() }
-                    case (2, .len): transaction = try r.readBytes()
-                    default: try r.skipField(tag)
-                    }
+    static func decodeRollbackRequest(_ bytes: [UInt8]) throws(FirestoreError) -> RollbackRequest {
+        return try decodeRequest("RollbackRequest", bytes) { (reader) throws(ProtoWireError) in
+            var r = reader
+            var databaseName = ""
+            var databaseAt = 0
+            var transaction: [UInt8] = []
+            while let tag = try r.readTag() {
+                switch (tag.fieldNumber, tag.wireType) {
+                case (1, .len):
+                    databaseAt = r.offset
+                    databaseName = try within("database") { () throws(ProtoWireError) in try r.readString() }
+                case (2, .len): transaction = try r.readBytes()
+                default: try r.skipField(tag)
                 }
-                let database = try within("database") { () throws(ProtoWireError) in try decodeDatabase(databaseName, at: databaseAt) }
-                return RollbackRequest(database: database, transaction: transaction)
             }
+            let database = try within("database") { () throws(ProtoWireError) in try decodeDatabase(databaseName, at: databaseAt) }
+            return RollbackRequest(database: database, transaction: transaction)
         }
     }
 }

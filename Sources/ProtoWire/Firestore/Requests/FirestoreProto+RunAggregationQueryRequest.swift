@@ -1,66 +1,53 @@
 import FirestoreModel
+import FirestoreRPC
+
+extension RunAggregationQueryRequest {
+    /// Decodes a serialized RunAggregationQueryRequest.
+    /// - Throws: `INVALID_ARGUMENT` for malformed bytes, a missing/invalid parent, a missing
+    ///   query, an aggregation without an operator, `up_to` ≤ 0;
+    ///   `UNIMPLEMENTED` for `explain_options` or `find_nearest`.
+    public init(serializedBytes bytes: [UInt8]) throws(FirestoreError) {
+        self = try FirestoreProto.decodeRunAggregationQueryRequest(bytes)
+    }
+}
 
 extension FirestoreProto {
     /// `RunAggregationQueryRequest`: 1 parent, oneof 2 structured_aggregation_query, oneof
     /// 4 transaction / 5 new_transaction / 6 read_time, 8 explain_options (unsupported).
     /// Source: googleapis `firestore.proto`; reference §6.4–§6.5, §7.
-    public struct RunAggregationQueryRequest: Sendable, Hashable {
-        /// The database named by `parent`.
-        public var database: DatabaseID
-        /// The aggregated query and its parent.
-        public var target: QueryTarget
-        /// The aggregations in request order, every alias set (`field_N` for unnamed ones);
-        /// their number and uniqueness are checked by the engine (`Aggregation.validate`).
-        public var aggregations: [Aggregation]
-        /// Which state to read.
-        public var consistency: ConsistencySelector
-
-        /// Creates a request.
-        public init(database: DatabaseID, target: QueryTarget, aggregations: [Aggregation], consistency: ConsistencySelector = .strong) {
-            self.database = database
-            self.target = target
-            self.aggregations = aggregations
-            self.consistency = consistency
-        }
-
-        /// Decodes a serialized RunAggregationQueryRequest.
-        /// - Throws: `INVALID_ARGUMENT` for malformed bytes, a missing/invalid parent, a missing
-        ///   query, an aggregation without an operator, `up_to` ≤ 0;
-        ///   `UNIMPLEMENTED` for `explain_options` or `find_nearest`.
-        public init(serializedBytes bytes: [UInt8]) throws(FirestoreError) {
-            self = try decodeRequest("RunAggregationQueryRequest", bytes) { (reader) throws(ProtoWireError) in
-                var r = reader
-                let start = r.offset
-                var parentName = ""
-                var parentAt = 0
-                var decoded: (query: StructuredQuery, aggregations: [Aggregation])?
-                var consistency = ConsistencySelector.strong
-                let selector = ConsistencyFields(transaction: 4, newTransaction: 5, readTime: 6)
-                while let tag = try r.readTag() {
-                    if try selector.read(tag, from: &r, into: &consistency) { continue }
-                    switch (tag.fieldNumber, tag.wireType) {
-                    case (1, .len):
-                        parentAt = r.offset
-                        parentName = try within("parent") { () throws(ProtoWireError) in try r.readString() }
-                    case (2, .len):
-                        decoded = try within("structured_aggregation_query") { () throws(ProtoWireError) in
-                            try decodeAggregationQuery(r.readSubmessage())
-                        }
-                    case (8, .len):
-                        throw ProtoWireError(.unsupported("explain_options is not supported."), offset: r.offset, fieldPath: ["explain_options"])
-                    default: try r.skipField(tag)
+    static func decodeRunAggregationQueryRequest(_ bytes: [UInt8]) throws(FirestoreError) -> RunAggregationQueryRequest {
+        return try decodeRequest("RunAggregationQueryRequest", bytes) { (reader) throws(ProtoWireError) in
+            var r = reader
+            let start = r.offset
+            var parentName = ""
+            var parentAt = 0
+            var decoded: (query: StructuredQuery, aggregations: [Aggregation])?
+            var consistency = ReadConsistency.strong
+            let selector = ConsistencyFields(transaction: 4, newTransaction: 5, readTime: 6)
+            while let tag = try r.readTag() {
+                if try selector.read(tag, from: &r, into: &consistency) { continue }
+                switch (tag.fieldNumber, tag.wireType) {
+                case (1, .len):
+                    parentAt = r.offset
+                    parentName = try within("parent") { () throws(ProtoWireError) in try r.readString() }
+                case (2, .len):
+                    decoded = try within("structured_aggregation_query") { () throws(ProtoWireError) in
+                        try decodeAggregationQuery(r.readSubmessage())
                     }
+                case (8, .len):
+                    throw ProtoWireError(.unsupported("explain_options is not supported."), offset: r.offset, fieldPath: ["explain_options"])
+                default: try r.skipField(tag)
                 }
-                let (database, parent) = try within("parent") { () throws(ProtoWireError) in try decodeParent(parentName, at: parentAt) }
-                guard let decoded else {
-                    throw ProtoWireError(
-                        .invalidValue("structured_aggregation_query is required."), offset: start,
-                        fieldPath: ["structured_aggregation_query"])
-                }
-                return RunAggregationQueryRequest(
-                    database: database, target: QueryTarget(parent: parent, query: decoded.query),
-                    aggregations: decoded.aggregations, consistency: consistency)
             }
+            let (database, parent) = try within("parent") { () throws(ProtoWireError) in try decodeParent(parentName, at: parentAt) }
+            guard let decoded else {
+                throw ProtoWireError(
+                    .invalidValue("structured_aggregation_query is required."), offset: start,
+                    fieldPath: ["structured_aggregation_query"])
+            }
+            return RunAggregationQueryRequest(
+                database: database, target: QueryTarget(parent: parent, query: decoded.query),
+                aggregations: decoded.aggregations, consistency: consistency)
         }
     }
 }

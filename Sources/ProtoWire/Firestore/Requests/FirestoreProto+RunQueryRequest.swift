@@ -1,52 +1,43 @@
 import FirestoreModel
+import FirestoreRPC
+
+extension RunQueryRequest {
+    /// Decodes a serialized RunQueryRequest.
+    /// - Throws: `INVALID_ARGUMENT` for malformed bytes, a missing/invalid parent or a
+    ///   missing/malformed query; `UNIMPLEMENTED` for `explain_options` or `find_nearest`.
+    public init(serializedBytes bytes: [UInt8]) throws(FirestoreError) {
+        self = try FirestoreProto.decodeRunQueryRequest(bytes)
+    }
+}
 
 extension FirestoreProto {
     /// `RunQueryRequest`: 1 parent, oneof 2 structured_query, oneof 5 transaction /
     /// 6 new_transaction / 7 read_time, 10 explain_options (unsupported).
     /// Source: googleapis `firestore.proto`; reference §6.5, §7.
-    public struct RunQueryRequest: Sendable, Hashable {
-        /// The database named by `parent`.
-        public var database: DatabaseID
-        /// The query and its parent (the documents root or a document).
-        public var target: QueryTarget
-        /// Which state to read.
-        public var consistency: ConsistencySelector
-
-        /// Creates a request.
-        public init(database: DatabaseID, target: QueryTarget, consistency: ConsistencySelector = .strong) {
-            self.database = database
-            self.target = target
-            self.consistency = consistency
-        }
-
-        /// Decodes a serialized RunQueryRequest.
-        /// - Throws: `INVALID_ARGUMENT` for malformed bytes, a missing/invalid parent or a
-        ///   missing/malformed query; `UNIMPLEMENTED` for `explain_options` or `find_nearest`.
-        public init(serializedBytes bytes: [UInt8]) throws(FirestoreError) {
-            self = try decodeRequest("RunQueryRequest", bytes) { (reader) throws(ProtoWireError) in
-                var r = reader
-                let start = r.offset
-                var parentName = ""
-                var parentAt = 0
-                var query: StructuredQuery?
-                var consistency = ConsistencySelector.strong
-                let selector = ConsistencyFields(transaction: 5, newTransaction: 6, readTime: 7)
-                while let tag = try r.readTag() {
-                    if try selector.read(tag, from: &r, into: &consistency) { continue }
-                    switch (tag.fieldNumber, tag.wireType) {
-                    case (1, .len):
-                        parentAt = r.offset
-                        parentName = try within("parent") { () throws(ProtoWireError) in try r.readString() }
-                    case (2, .len):
-                        query = try within("structured_query") { () throws(ProtoWireError) in try decodeStructuredQuery(r.readSubmessage()) }
-                    case (10, .len):
-                        throw ProtoWireError(.unsupported("explain_options is not supported."), offset: r.offset, fieldPath: ["explain_options"])
-                    default: try r.skipField(tag)
-                    }
+    static func decodeRunQueryRequest(_ bytes: [UInt8]) throws(FirestoreError) -> RunQueryRequest {
+        return try decodeRequest("RunQueryRequest", bytes) { (reader) throws(ProtoWireError) in
+            var r = reader
+            let start = r.offset
+            var parentName = ""
+            var parentAt = 0
+            var query: StructuredQuery?
+            var consistency = ReadConsistency.strong
+            let selector = ConsistencyFields(transaction: 5, newTransaction: 6, readTime: 7)
+            while let tag = try r.readTag() {
+                if try selector.read(tag, from: &r, into: &consistency) { continue }
+                switch (tag.fieldNumber, tag.wireType) {
+                case (1, .len):
+                    parentAt = r.offset
+                    parentName = try within("parent") { () throws(ProtoWireError) in try r.readString() }
+                case (2, .len):
+                    query = try within("structured_query") { () throws(ProtoWireError) in try decodeStructuredQuery(r.readSubmessage()) }
+                case (10, .len):
+                    throw ProtoWireError(.unsupported("explain_options is not supported."), offset: r.offset, fieldPath: ["explain_options"])
+                default: try r.skipField(tag)
                 }
-                let (database, target) = try decodeQueryTarget(parent: parentName, at: parentAt, query: query, start: start)
-                return RunQueryRequest(database: database, target: target, consistency: consistency)
             }
+            let (database, target) = try decodeQueryTarget(parent: parentName, at: parentAt, query: query, start: start)
+            return RunQueryRequest(database: database, target: target, consistency: consistency)
         }
     }
 }

@@ -1,54 +1,41 @@
 import FirestoreModel
+import FirestoreRPC
 
-extension FirestoreProto {
-    /// One message of the Listen stream (oneof response_type: 2 target_change,
-    /// 3 document_change, 4 document_delete, 6 document_remove, 5 filter).
-    ///
-    /// DocumentChange: 1 document, 5 target_ids, 6 removed_target_ids. DocumentDelete:
-    /// 1 document (name), 4 read_time, 6 removed_target_ids. DocumentRemove: 1 document
-    /// (name), 2 removed_target_ids, 4 read_time. Target id lists are written packed.
-    /// Source: googleapis `firestore.proto`, `write.proto`; reference §1.4, §6.3, §6.5, §8.
-    public enum ListenResponse: Sendable, Equatable {
-        /// A target changed state (ADD, CURRENT, global NO_CHANGE, …).
-        case targetChange(TargetChange)
-        /// A document now matches (or changed while matching) `targetIDs` and no longer
-        /// matches `removedTargetIDs`. The document must carry create and update times.
-        case documentChange(Document, targetIDs: [Int32], removedTargetIDs: [Int32] = [])
-        /// A document was deleted.
-        case documentDelete(ResourcePath, removedTargetIDs: [Int32], readTime: Timestamp?)
-        /// A document stopped matching (it still exists).
-        case documentRemove(ResourcePath, removedTargetIDs: [Int32], readTime: Timestamp?)
-        /// How many documents currently match a target.
-        case filter(ExistenceFilter)
-
-        /// Serializes the message with names in `database`.
-        public func serializedBytes(database: DatabaseID) -> [UInt8] {
-            var w = ProtoWriter()
-            switch self {
-            case .targetChange(let change):
-                w.writeMessageField(2) { change.encode(into: &$0) }
-            case .documentChange(let document, let targetIDs, let removed):
-                w.writeMessageField(3) { m in
-                    m.writeMessageField(1) { encodeDocument(document, database: database, into: &$0) }
-                    m.writePackedInt32Field(5, targetIDs)
-                    m.writePackedInt32Field(6, removed)
-                }
-            case .documentDelete(let path, let removed, let readTime):
-                w.writeMessageField(4) { m in
-                    m.writeStringField(1, database.resourceName(path))
-                    if let t = readTime { writeTimestampField(4, t, into: &m) }
-                    m.writePackedInt32Field(6, removed)
-                }
-            case .filter(let filter):
-                w.writeMessageField(5) { filter.encode(into: &$0) }
-            case .documentRemove(let path, let removed, let readTime):
-                w.writeMessageField(6) { m in
-                    m.writeStringField(1, database.resourceName(path))
-                    m.writePackedInt32Field(2, removed)
-                    if let t = readTime { writeTimestampField(4, t, into: &m) }
-                }
+/// One message of the Listen stream (oneof response_type: 2 target_change,
+/// 3 document_change, 4 document_delete, 6 document_remove, 5 filter).
+///
+/// DocumentChange: 1 document, 5 target_ids, 6 removed_target_ids. DocumentDelete:
+/// 1 document (name), 4 read_time, 6 removed_target_ids. DocumentRemove: 1 document
+/// (name), 2 removed_target_ids, 4 read_time. Target id lists are written packed.
+/// Source: googleapis `firestore.proto`, `write.proto`; reference §1.4, §6.3, §6.5, §8.
+extension ListenResponse {
+    /// Serializes the message with names in `database`.
+    public func serializedBytes(database: DatabaseID) -> [UInt8] {
+        var w = ProtoWriter()
+        switch self {
+        case .targetChange(let change):
+            w.writeMessageField(2) { change.encode(into: &$0) }
+        case .documentChange(let document, let targetIDs, let removed):
+            w.writeMessageField(3) { m in
+                m.writeMessageField(1) { FirestoreProto.encodeDocument(document, database: database, into: &$0) }
+                m.writePackedInt32Field(5, targetIDs)
+                m.writePackedInt32Field(6, removed)
             }
-            return w.bytes
+        case .documentDelete(let path, let removed, let readTime):
+            w.writeMessageField(4) { m in
+                m.writeStringField(1, database.resourceName(path))
+                if let t = readTime { FirestoreProto.writeTimestampField(4, t, into: &m) }
+                m.writePackedInt32Field(6, removed)
+            }
+        case .filter(let filter):
+            w.writeMessageField(5) { filter.encode(into: &$0) }
+        case .documentRemove(let path, let removed, let readTime):
+            w.writeMessageField(6) { m in
+                m.writeStringField(1, database.resourceName(path))
+                m.writePackedInt32Field(2, removed)
+                if let t = readTime { FirestoreProto.writeTimestampField(4, t, into: &m) }
+            }
         }
+        return w.bytes
     }
 }

@@ -1,38 +1,20 @@
 import FirestoreModel
+import FirestoreRPC
 
-extension FirestoreProto {
-    /// `WriteResponse` of the Write stream: 1 stream_id, 2 stream_token, 3 write_results,
-    /// 4 commit_time.
-    ///
-    /// Handshake: `streamID` + `streamToken`, no results. Per batch: `streamToken`, one
-    /// result per write (each with one transform result per field transform), `commitTime`.
-    /// Source: googleapis `firestore.proto`; reference §6.5, §9.
-    public struct WriteResponse: Sendable, Hashable {
-        /// The stream id (handshake only; "" = not written).
-        public var streamID: String
-        /// A fresh token the client echoes back (always non-empty in practice).
-        public var streamToken: [UInt8]
-        /// One per write of the acknowledged batch.
-        public var writeResults: [WriteResult]
-        /// The batch's commit time (nil in the handshake).
-        public var commitTime: Timestamp?
-
-        /// Creates a response.
-        public init(streamID: String = "", streamToken: [UInt8], writeResults: [WriteResult] = [], commitTime: Timestamp? = nil) {
-            self.streamID = streamID
-            self.streamToken = streamToken
-            self.writeResults = writeResults
-            self.commitTime = commitTime
-        }
-
-        /// Serializes the response.
-        public func serializedBytes() -> [UInt8] {
-            var w = ProtoWriter()
-            if !streamID.isEmpty { w.writeStringField(1, streamID) }
-            if !streamToken.isEmpty { w.writeBytesField(2, streamToken) }
-            for result in writeResults { w.writeMessageField(3) { encodeWriteResult(result, into: &$0) } }
-            if let t = commitTime { writeTimestampField(4, t, into: &w) }
-            return w.bytes
-        }
+/// `WriteResponse` of the Write stream: 1 stream_id, 2 stream_token, 3 write_results,
+/// 4 commit_time.
+///
+/// Handshake: `streamID` + `streamToken`, no results. Per batch: `streamToken`, one
+/// result per write (each with one transform result per field transform), `commitTime`.
+/// Source: googleapis `firestore.proto`; reference §6.5, §9.
+extension WriteResponse {
+    /// Serializes the response.
+    public func serializedBytes() -> [UInt8] {
+        var w = ProtoWriter()
+        if !streamID.isEmpty { w.writeStringField(1, streamID) }
+        if !streamToken.isEmpty { w.writeBytesField(2, streamToken) }
+        for result in writeResults { w.writeMessageField(3) { FirestoreProto.encodeWriteResult(result, into: &$0) } }
+        if let t = commitTime { FirestoreProto.writeTimestampField(4, t, into: &w) }
+        return w.bytes
     }
 }

@@ -1,5 +1,3 @@
-import FirestoreModel
-
 /// Which state a read sees. Source: googleapis `firestore.proto` consistency_selector.
 public enum ReadConsistency: Sendable, Hashable {
     /// The latest committed state.
@@ -10,18 +8,8 @@ public enum ReadConsistency: Sendable, Hashable {
     case newTransaction(TransactionMode)
     /// At a read time: the database exactly as of that time (every commit at or before it,
     /// none after), from the store's version history. Refused when in the future or older
-    /// than the engine's `versionRetention`.
+    /// than the engine's version retention.
     case readTime(Timestamp)
-}
-
-/// Results of a read with the read time they reflect and, for `.newTransaction`, its id.
-public struct ReadResult<T: Sendable>: Sendable {
-    /// The results.
-    public var value: T
-    /// The time at which the results were consistent.
-    public var readTime: Timestamp
-    /// The transaction begun by `.newTransaction`, if any.
-    public var transaction: [UInt8]?
 }
 
 /// The answer of BatchGetDocuments for one requested name.

@@ -1,36 +1,11 @@
 import FirestoreModel
 
 extension FirestoreProto {
-    /// Which state a read request asks for: the `consistency_selector` oneof of the read
-    /// requests. Mirrors `FirestoreEngine.ReadConsistency` case for case (ProtoWire cannot
-    /// import the engine; the gRPC adapter maps one to the other).
-    /// Source: googleapis `firestore.proto`; reference §6.5.
-    public enum ConsistencySelector: Sendable, Hashable {
-        /// No selector: the latest committed state.
-        case strong
-        /// `transaction`: read inside this open transaction.
-        case transaction([UInt8])
-        /// `new_transaction`: begin a transaction and read inside it.
-        case newTransaction(TransactionOptions)
-        /// `read_time`: read at this time.
-        case readTime(Timestamp)
-    }
-
-    /// `TransactionOptions` (oneof mode: 2 read_only {2 read_time}, 3 read_write
-    /// {1 retry_transaction}). Mirrors `FirestoreEngine.TransactionMode`.
-    /// Source: googleapis `common.proto`; reference §6.2.
-    public enum TransactionOptions: Sendable, Hashable {
-        /// Reads only, optionally at a fixed read time.
-        case readOnly(readTime: Timestamp?)
-        /// Reads and writes; `retryTransaction` names the aborted attempt being retried
-        /// (nil when absent or empty).
-        case readWrite(retryTransaction: [UInt8]?)
-    }
-
-    /// Decodes TransactionOptions; no mode set means read-write (as for an absent message).
-    static func decodeTransactionOptions(_ reader: ProtoReader) throws(ProtoWireError) -> TransactionOptions {
+    /// Decodes `TransactionOptions` (oneof mode: 2 read_only {2 read_time}, 3 read_write
+    /// {1 retry_transaction}) to a `TransactionMode`; no mode set means read-write (as for an absent message).
+    static func decodeTransactionOptions(_ reader: ProtoReader) throws(ProtoWireError) -> TransactionMode {
         var r = reader
-        var options = TransactionOptions.readWrite(retryTransaction: nil)
+        var options = TransactionMode.readWrite(retryTransaction: nil)
         while let tag = try r.readTag() {
             switch (tag.fieldNumber, tag.wireType) {
             case (2, .len):
@@ -66,13 +41,13 @@ extension FirestoreProto {
     struct ConsistencyFields {
         /// Field number of `transaction` (bytes).
         var transaction: Int?
-        /// Field number of `new_transaction` (TransactionOptions).
+        /// Field number of `new_transaction` (TransactionMode).
         var newTransaction: Int?
         /// Field number of `read_time` (Timestamp).
         var readTime: Int?
 
         /// Reads `tag` into `selector` when it is one of the arms; returns false otherwise.
-        func read(_ tag: ProtoTag, from r: inout ProtoReader, into selector: inout ConsistencySelector) throws(ProtoWireError) -> Bool {
+        func read(_ tag: ProtoTag, from r: inout ProtoReader, into selector: inout ReadConsistency) throws(ProtoWireError) -> Bool {
             guard tag.wireType == .len else { return false }
             switch tag.fieldNumber {
             case transaction: selector = .transaction(try r.readBytes())

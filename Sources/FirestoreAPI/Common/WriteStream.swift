@@ -1,14 +1,17 @@
 import FirestoreEngine
 import FirestoreModel
-import ProtoWire
+import FirestoreRPC
 
 /// The Write stream of the mobile SDKs: a handshake answered with a stream id and token,
 /// then one response per non-empty batch (one result per write, the commit time), no
 /// response to the empty teardown request; a failed batch ends the stream with its status.
-/// Source: reference grpc-and-listen §9.
-struct GRPCWriteCall {
-    let call: GRPCCall
+/// Runs on any transport. Source: docs/reference/grpc-and-listen.md §9.
+struct WriteStream<Transport: FirestoreStreamTransport> {
+    /// Where requests come from and responses go.
+    let transport: Transport
+    /// The engine every batch commits on.
     let engine: FirestoreEngine
+    /// Who writes (rules are judged for them).
     let auth: AuthContext
 
     /// Serves the stream until the client half-closes.
@@ -20,15 +23,14 @@ struct GRPCWriteCall {
             counter += 1
             return withUnsafeBytes(of: counter.bigEndian, Array.init)
         }
-        while let bytes = try await call.nextMessage() {
-            let request = try FirestoreProto.WriteRequest(serializedBytes: bytes, streamDatabase: database)
+        while let request = try await transport.nextWriteRequest(streamDatabase: database) {
             if database == nil {
                 guard let db = request.database else {
                     throw FirestoreError(.invalidArgument, "The first WriteRequest must name the database.")
                 }
                 database = db
                 let streamID = AutoID.make()
-                try await call.send(FirestoreProto.WriteResponse(streamID: streamID, streamToken: token()).serializedBytes())
+                try await transport.send(WriteResponse(streamID: streamID, streamToken: token()))
                 if request.writes.isEmpty { continue }
             }
             guard let db = database, !request.writes.isEmpty else { continue }
@@ -36,9 +38,7 @@ struct GRPCWriteCall {
             let results = response.writeResults.map { r in
                 WriteResult(updateTime: r.updateTime ?? response.commitTime, transformResults: r.transformResults)
             }
-            try await call.send(
-                FirestoreProto.WriteResponse(streamToken: token(), writeResults: results, commitTime: response.commitTime)
-                    .serializedBytes())
+            try await transport.send(WriteResponse(streamToken: token(), writeResults: results, commitTime: response.commitTime))
         }
     }
 }

@@ -1,15 +1,18 @@
 import FirestoreEngine
 import FirestoreModel
-import ProtoWire
+import FirestoreRPC
 import Synchronization
 
-/// The bidirectional Listen stream: requests add and remove targets; the engine's
-/// `ListenSession` produces events (under the writer lock, enqueued here) which one writer
-/// task sends in order. Ends OK when the client half-closes, quietly when it resets.
-/// Source: reference grpc-and-listen §8.
-struct GRPCListenCall {
-    let call: GRPCCall
+/// The bidirectional Listen stream on any transport: requests add and remove targets; the
+/// engine's `ListenSession` produces events (under the writer lock, enqueued here) which one
+/// writer task sends in order. Ends OK when the client half-closes, quietly when it resets.
+/// Source: docs/reference/grpc-and-listen.md §8.
+struct ListenStream<Transport: FirestoreStreamTransport> {
+    /// Where requests come from and responses go.
+    let transport: Transport
+    /// The engine the session runs on.
     let engine: FirestoreEngine
+    /// Who is listening (rules are judged for them).
     let auth: AuthContext
 
     /// Serves the stream until the client is done.
@@ -18,7 +21,7 @@ struct GRPCListenCall {
     func run() async throws(FirestoreError) {
         let (events, outbound) = AsyncStream<[ListenEvent]>.makeStream()
         let holder = SessionHolder()
-        // Reads and sends run concurrently on disjoint halves of `call` (see GRPCCall).
+        // Reads and sends run concurrently on disjoint halves of the transport.
         let result: FirestoreError? = await withTaskGroup(of: FirestoreError?.self) { group in
             group.addTask {
                 var database: DatabaseID?
@@ -27,7 +30,7 @@ struct GRPCListenCall {
                     database = db
                     for event in batch {
                         do throws(FirestoreError) {
-                            try await call.send(Self.response(event).serializedBytes(database: db))
+                            try await transport.send(Self.response(event), database: db)
                         } catch {
                             holder.clientGone.store(true, ordering: .relaxed)  // The reader stops too.
                             return nil
@@ -48,10 +51,9 @@ struct GRPCListenCall {
     /// Reads requests until half-close (nil) or an error.
     private func read(outbound: AsyncStream<[ListenEvent]>.Continuation, holder: SessionHolder) async -> FirestoreError? {
         do throws(FirestoreError) {
-            while let bytes = try await call.nextMessage() {
+            while let request = try await transport.nextListenRequest(streamDatabase: holder.database) {
                 // A reset or vanished client: stop before working through requests still queued.
                 if Task.isCancelled || holder.clientGone.load(ordering: .relaxed) { return nil }
-                let request = try FirestoreProto.ListenRequest(serializedBytes: bytes, streamDatabase: holder.database)
                 if holder.session == nil {
                     guard let db = request.database else {
                         throw FirestoreError(.invalidArgument, "The first ListenRequest must name the database.")
@@ -96,9 +98,9 @@ struct GRPCListenCall {
     }
 
     /// Most targets one stream may add (clients use a handful; Python one, mobile one per listener).
-    static let maxTargetsPerStream = 500
+    static var maxTargetsPerStream: Int { 500 }
 
-    static func spec(_ t: FirestoreProto.Target) -> ListenTargetSpec {
+    static func spec(_ t: Target) -> ListenTargetSpec {
         let kind: ListenTargetKind
         switch t.targetType {
         case .query(let q): kind = .query(q)
@@ -114,10 +116,10 @@ struct GRPCListenCall {
         return ListenTargetSpec(id: t.targetID, kind: kind, resumeToken: token, readTime: readTime, once: t.once)
     }
 
-    static func response(_ e: ListenEvent) -> FirestoreProto.ListenResponse {
+    static func response(_ e: ListenEvent) -> ListenResponse {
         switch e {
         case .targetChange(let kind, let ids, let cause, let token, let readTime):
-            let type = FirestoreProto.TargetChange.TargetChangeType(rawValue: Int32(kind.rawValue)) ?? .noChange
+            let type = TargetChange.TargetChangeType(rawValue: Int32(kind.rawValue)) ?? .noChange
             return .targetChange(.init(type, targetIDs: ids, cause: cause, resumeToken: token ?? [], readTime: readTime))
         case .documentChange(let d, let ids, let removed):
             return .documentChange(d, targetIDs: ids, removedTargetIDs: removed)

@@ -1,0 +1,141 @@
+import FirestoreEngine
+import FirestoreModel
+import FirestoreRPC
+
+/// Runs one `FirestoreRequest` on the engine and shapes the RPC's response messages: the one
+/// place the logic between a decoded request and the engine lives (automatic ids, masks,
+/// ListDocuments and ListCollectionIds paging, the message sequence of a streamed read), so
+/// that REST, gRPC and any later transport only decode and encode.
+///
+/// Source: googleapis `google/firestore/v1/firestore.proto`; docs/reference/firestore-wire.md
+/// §1.3 (per-method details), docs/reference/grpc-and-listen.md §7 (what clients rely on).
+public struct FirestoreExecutor: Sendable {
+    /// The engine every request runs on.
+    public let engine: FirestoreEngine
+
+    /// Creates an executor.
+    public init(engine: FirestoreEngine) { self.engine = engine }
+
+    /// Runs `request` for `auth`.
+    /// - Throws: the engine's `FirestoreError` (rules denials, preconditions, aborted
+    ///   transactions, …), `.invalidArgument` for ids or page tokens the engine cannot use.
+    public func execute(_ request: FirestoreRequest, auth: AuthContext) throws(FirestoreError) -> FirestoreResponse {
+        switch request {
+        case .getDocument(let r):
+            let read = try engine.getDocument(r.path, in: r.database, consistency: r.consistency, auth: auth)
+            return .document(read.value.masked(r.mask))
+        case .listDocuments(let r):
+            return .listDocuments(try listDocuments(r, auth: auth))
+        case .createDocument(let r):
+            let id = r.documentID.isEmpty ? AutoID.make() : r.documentID
+            let path = r.parent.appending(r.collectionID).appending(id)
+            try path.validateIDs()
+            let write = Write(operation: .update(path: path, fields: r.fields), currentDocument: .exists(false))
+            let outcome = try engine.commit([write], in: r.database, auth: auth)
+            guard let document = outcome.documents[0] else { throw .internalError("Document \(path) vanished during its own creation.") }
+            return .document(document.masked(r.mask))
+        case .updateDocument(let r):
+            let outcome = try engine.commit([r.write], in: r.database, auth: auth)
+            guard let document = outcome.documents[0] else { throw .internalError("Document \(r.path) vanished during its own update.") }
+            return .document(document.masked(r.mask))
+        case .deleteDocument(let r):
+            _ = try engine.commit([r.write], in: r.database, auth: auth)
+            return .empty
+        case .batchGetDocuments(let r):
+            let read = try engine.batchGet(r.paths, in: r.database, consistency: r.consistency, auth: auth)
+            var messages: [BatchGetDocumentsResponse] = []
+            if let t = read.transaction { messages.append(BatchGetDocumentsResponse(result: nil, transaction: t, readTime: nil)) }
+            for item in read.value {
+                let result: BatchGetResult
+                switch item {
+                case .found(let d): result = .found(d.masked(r.mask))
+                case .missing: result = item
+                }
+                messages.append(BatchGetDocumentsResponse(result: result, readTime: read.readTime))
+            }
+            return .batchGetDocuments(messages)
+        case .beginTransaction(let r):
+            return .beginTransaction(BeginTransactionResponse(transaction: try engine.beginTransaction(in: r.database, mode: r.options)))
+        case .commit(let r):
+            let outcome = try engine.commit(r.writes, in: r.database, transaction: r.transaction, auth: auth)
+            return .commit(CommitResponse(writeResults: outcome.writeResults, commitTime: outcome.commitTime))
+        case .rollback(let r):
+            try engine.rollback(r.transaction, in: r.database)
+            return .empty
+        case .runQuery(let r):
+            return .runQuery(try runQuery(r, auth: auth))
+        case .runAggregationQuery(let r):
+            let read = try engine.runAggregation(
+                r.target, aggregations: r.aggregations, in: r.database, consistency: r.consistency, auth: auth)
+            return .runAggregationQuery(
+                RunAggregationQueryResponse(aggregateFields: read.value, transaction: read.transaction, readTime: read.readTime))
+        case .partitionQuery(let r):
+            // No partitions: legal, and clients then run the query as one partition.
+            try engine.checkReadTime(r.readTime, in: r.database)
+            return .partitionQuery(PartitionQueryResponse())
+        case .listCollectionIds(let r):
+            return .listCollectionIds(try listCollectionIDs(r, auth: auth))
+        case .batchWrite(let r):
+            return .batchWrite(BatchWriteResponse(results: try engine.batchWrite(r.writes, in: r.database, auth: auth)))
+        }
+    }
+
+    /// ListDocuments through `DocumentListing` (page size 0 = all).
+    func listDocuments(_ r: ListDocumentsRequest, auth: AuthContext) throws(FirestoreError) -> ListDocumentsResponse {
+        let page = try DocumentListing.page(
+            engine: engine, database: r.database, collection: r.collection, pageSize: Int(r.pageSize),
+            pageToken: r.pageToken, orderBy: r.orderBy, showMissing: r.showMissing, consistency: r.consistency, auth: auth)
+        let items = page.items.map { item -> ListedDocument in
+            if case .document(let d) = item { return .document(d.masked(r.mask)) }
+            return item
+        }
+        return ListDocumentsResponse(documents: items, nextPageToken: page.nextPageToken ?? "")
+    }
+
+    /// RunQuery's messages: the begun transaction first (with the read time), then one per
+    /// document (the offset's skipped count on the first, `done` on the last), or one message
+    /// with the read time, the skipped count and `done` when nothing matched.
+    func runQuery(_ r: RunQueryRequest, auth: AuthContext) throws(FirestoreError) -> [RunQueryResponse] {
+        let read = try engine.runQuery(r.target, in: r.database, consistency: r.consistency, auth: auth)
+        var messages: [RunQueryResponse] = []
+        if let t = read.transaction {
+            messages.append(RunQueryResponse(document: nil, transaction: t, readTime: read.readTime))
+        }
+        let documents = read.value.documents
+        let skipped = Int32(clamping: read.value.skipped)
+        let select = r.target.query.select
+        for (i, d) in documents.enumerated() {
+            messages.append(
+                RunQueryResponse(
+                    document: d.masked(select), readTime: read.readTime, skippedResults: i == 0 ? skipped : 0,
+                    done: i == documents.count - 1))
+        }
+        if documents.isEmpty {
+            messages.append(RunQueryResponse(document: nil, readTime: read.readTime, skippedResults: skipped, done: true))
+        }
+        return messages
+    }
+
+    /// ListCollectionIds: the ids after `pageToken` (the last id of the previous page), at most
+    /// `pageSize` of them (0 = all), UTF-8 ordered.
+    func listCollectionIDs(_ r: ListCollectionIdsRequest, auth: AuthContext) throws(FirestoreError) -> ListCollectionIdsResponse {
+        var ids = try engine.listCollectionIDs(under: r.parent, in: r.database, readTime: r.readTime, auth: auth)
+        if !r.pageToken.isEmpty { ids = ids.filter { utf8Less(r.pageToken, $0) } }
+        var next = ""
+        if r.pageSize > 0, ids.count > Int(r.pageSize) {
+            ids.removeLast(ids.count - Int(r.pageSize))
+            next = ids.last ?? ""
+        }
+        return ListCollectionIdsResponse(collectionIDs: ids, nextPageToken: next)
+    }
+}
+
+extension Document {
+    /// The document with only the fields under `mask` (nil = all fields).
+    func masked(_ mask: [FieldPath]?) -> Document {
+        guard let mask else { return self }
+        var d = self
+        d.fields = fields.projected(to: mask)
+        return d
+    }
+}

@@ -1,0 +1,23 @@
+import FirestoreModel
+
+/// `RunAggregationQueryRequest` of `google.firestore.v1`, as every transport decodes and encodes it.
+/// Source: googleapis `google/firestore/v1/firestore.proto`.
+public struct RunAggregationQueryRequest: Sendable, Hashable {
+    /// The database named by `parent`.
+    public var database: DatabaseID
+    /// The aggregated query and its parent.
+    public var target: QueryTarget
+    /// The aggregations in request order, every alias set (`field_N` for unnamed ones);
+    /// their number and uniqueness are checked by the engine (`Aggregation.validate`).
+    public var aggregations: [Aggregation]
+    /// Which state to read.
+    public var consistency: ReadConsistency
+
+    /// Creates a request.
+    public init(database: DatabaseID, target: QueryTarget, aggregations: [Aggregation], consistency: ReadConsistency = .strong) {
+        self.database = database
+        self.target = target
+        self.aggregations = aggregations
+        self.consistency = consistency
+    }
+}

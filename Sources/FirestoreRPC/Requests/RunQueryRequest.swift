@@ -1,0 +1,19 @@
+import FirestoreModel
+
+/// `RunQueryRequest` of `google.firestore.v1`, as every transport decodes and encodes it.
+/// Source: googleapis `google/firestore/v1/firestore.proto`.
+public struct RunQueryRequest: Sendable, Hashable {
+    /// The database named by `parent`.
+    public var database: DatabaseID
+    /// The query and its parent (the documents root or a document).
+    public var target: QueryTarget
+    /// Which state to read.
+    public var consistency: ReadConsistency
+
+    /// Creates a request.
+    public init(database: DatabaseID, target: QueryTarget, consistency: ReadConsistency = .strong) {
+        self.database = database
+        self.target = target
+        self.consistency = consistency
+    }
+}

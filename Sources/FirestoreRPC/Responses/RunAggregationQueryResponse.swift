@@ -1,0 +1,19 @@
+import FirestoreModel
+
+/// `RunAggregationQueryResponse` of `google.firestore.v1`, as every transport encodes it.
+/// Source: googleapis `google/firestore/v1/firestore.proto`.
+public struct RunAggregationQueryResponse: Sendable, Hashable {
+    /// One value per alias.
+    public var aggregateFields: [String: Value]
+    /// The transaction begun by `new_transaction`; nil or empty = not written.
+    public var transaction: [UInt8]?
+    /// The read time.
+    public var readTime: Timestamp?
+
+    /// Creates a response.
+    public init(aggregateFields: [String: Value], transaction: [UInt8]? = nil, readTime: Timestamp?) {
+        self.aggregateFields = aggregateFields
+        self.transaction = transaction
+        self.readTime = readTime
+    }
+}
