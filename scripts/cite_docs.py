@@ -85,6 +85,7 @@ DIR_DOC = {
     "Sources/HTTPServer/": "grpc-and-listen",
     "Tests/HTTPServerTests/": "grpc-and-listen",
     "Sources/FirestoreAPI/GRPC/": "grpc-and-listen",
+    "Sources/FirestoreRPC/": "grpc-and-listen",  # the firestore.proto request/response model
     "Benchmarks/listen/": "grpc-and-listen",
     "rules/": "security-rules",
     "firebase/": "security-rules",
