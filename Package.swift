@@ -30,21 +30,24 @@ let package = Package(
             swiftSettings: strict),
         .target(name: "HTTPServer", dependencies: ["CNGHTTP2", "CLinux"], swiftSettings: strict),
         .target(name: "ProtoWire", dependencies: ["FirestoreModel"], swiftSettings: strict),
+        // What every Google-shaped endpoint shares: JSON, Base64, the error table, bearer tokens.
+        .target(name: "GoogleWire", dependencies: ["FirestoreModel"], swiftSettings: strict),
         .target(
-            name: "FirestoreAPI", dependencies: ["FirestoreModel", "FirestoreEngine", "HTTPServer", "ProtoWire", "SecurityRules"],
+            name: "FirestoreAPI",
+            dependencies: ["FirestoreModel", "FirestoreEngine", "GoogleWire", "HTTPServer", "ProtoWire", "SecurityRules"],
             swiftSettings: strict),
         .target(
-            name: "Functions", dependencies: ["FirestoreModel", "FirestoreEngine", "HTTPServer", "FirestoreAPI"],
+            name: "Functions", dependencies: ["FirestoreModel", "FirestoreEngine", "GoogleWire", "HTTPServer"],
             swiftSettings: strict),
         .target(
-            name: "AuthEmulator", dependencies: ["FirestoreModel", "HTTPServer", "FirestoreAPI", "DocumentStore", "COpenSSL"],
+            name: "AuthEmulator", dependencies: ["FirestoreModel", "GoogleWire", "HTTPServer", "DocumentStore", "COpenSSL"],
             swiftSettings: strict),
         .target(name: "ShoutsBackend", dependencies: ["Functions", "FirestoreModel", "DeterministicRandom"], swiftSettings: strict),
         .target(
             name: "Hearth",
             dependencies: [
                 "FirestoreModel", "DocumentStore", "SecurityRules", "FirestoreEngine", "HTTPServer",
-                "FirestoreAPI", "Functions", "ShoutsBackend", "AuthEmulator",
+                "FirestoreAPI", "Functions", "GoogleWire", "ShoutsBackend", "AuthEmulator",
             ],
             swiftSettings: strict),
         .executableTarget(name: "hearth", dependencies: ["Hearth"], swiftSettings: strict),
@@ -60,12 +63,16 @@ let package = Package(
         .testTarget(name: "FirestoreEngineTests", dependencies: ["FirestoreEngine"], swiftSettings: strict),
         .testTarget(name: "ProtoWireTests", dependencies: ["ProtoWire", "DeterministicRandom"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "DeterministicRandom"], swiftSettings: strict),
-        .testTarget(name: "FirestoreAPITests", dependencies: ["FirestoreAPI", "Hearth", "DeterministicRandom"], swiftSettings: strict),
-        .testTarget(name: "AuthEmulatorTests", dependencies: ["AuthEmulator", "Hearth"], swiftSettings: strict),
-        .testTarget(name: "ShoutsBackendTests", dependencies: ["ShoutsBackend", "Hearth", "DeterministicRandom"], swiftSettings: strict),
+        .testTarget(
+            name: "FirestoreAPITests", dependencies: ["FirestoreAPI", "GoogleWire", "Hearth", "DeterministicRandom"],
+            swiftSettings: strict),
+        .testTarget(name: "AuthEmulatorTests", dependencies: ["AuthEmulator", "GoogleWire", "Hearth"], swiftSettings: strict),
+        .testTarget(
+            name: "ShoutsBackendTests", dependencies: ["ShoutsBackend", "GoogleWire", "Hearth", "DeterministicRandom"],
+            swiftSettings: strict),
         .testTarget(
             name: "FunctionsTests",
-            dependencies: ["Functions", "FirestoreEngine", "DocumentStore", "FirestoreModel", "HTTPServer"],
+            dependencies: ["Functions", "FirestoreEngine", "DocumentStore", "FirestoreModel", "GoogleWire", "HTTPServer"],
             swiftSettings: strict),
     ]
 )

@@ -1,5 +1,5 @@
-import FirestoreAPI
 import Foundation
+import GoogleWire
 import ShoutsBackend
 
 /// What the Shouts & Whispers app sends, over Hearth's public ports only (seed DESIGN §5,

@@ -1,5 +1,5 @@
-import FirestoreAPI
 import Foundation
+import GoogleWire
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

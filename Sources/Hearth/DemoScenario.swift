@@ -1,4 +1,4 @@
-import FirestoreAPI
+import GoogleWire
 import ShoutsBackend
 
 /// The script of `hearth demo`: the app's traffic for the people of `DemoCast`, played

@@ -1,5 +1,6 @@
 import FirestoreEngine
 import FirestoreModel
+import GoogleWire
 import HTTPServer
 
 /// The Firestore emulator's admin endpoints (`/emulator/v1/…`), reference §2.1:

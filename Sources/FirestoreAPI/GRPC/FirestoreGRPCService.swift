@@ -1,5 +1,6 @@
 import FirestoreEngine
 import FirestoreModel
+import GoogleWire
 import HTTPServer
 import ProtoWire
 

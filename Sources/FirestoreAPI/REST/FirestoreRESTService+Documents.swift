@@ -100,6 +100,7 @@ extension Document {
 }
 
 import Foundation
+import GoogleWire
 
 /// Client-style automatic document ids: 20 characters of `[A-Za-z0-9]`.
 enum AutoID {

@@ -1,5 +1,6 @@
 import FirestoreEngine
 import FirestoreModel
+import GoogleWire
 
 extension FirestoreRESTService {
     /// The consistency selector of a streaming read body: `transaction` | `newTransaction` | `readTime`.

@@ -1,5 +1,6 @@
 import FirestoreEngine
 import FirestoreModel
+import GoogleWire
 
 extension FirestoreRESTService {
     /// Decodes `writes: [Write]` from a Commit or BatchWrite body.

@@ -1,6 +1,7 @@
 import FirestoreEngine
 import FirestoreModel
 import Foundation
+import GoogleWire
 import HTTPServer
 
 /// Firestore REST v1 over HTTP/1.1: the adapter between `RESTRoute`s with proto3 JSON bodies

@@ -1,4 +1,5 @@
 import FirestoreModel
+import GoogleWire
 
 /// Elements of the streaming responses (sent over REST as one JSON array) and error bodies,
 /// shaped as the emulator writes them. Source: googleapis `firestore.proto`; reference §1.3, §1.8.
@@ -53,14 +54,11 @@ extension RESTCodec {
         .object(["transaction": encodeBytes(transaction)])
     }
 
-    /// The Google API error body `{"error": {"code", "message", "status"}}`.
+    /// The Google API error body `{"error": {"code", "message", "status"}}` — the shape
+    /// GoogleWire owns (`ErrorTable.errorBody(_:httpStatus:)`), kept here for Firestore's callers.
     /// - Parameter httpStatus: the HTTP status from the error table (reference §1.8), which
     ///   is also the body's `code`.
     public static func encodeError(_ error: FirestoreError, httpStatus: Int) -> JSONValue {
-        .object([
-            "error": .object([
-                "code": .integer(httpStatus), "message": .string(error.message), "status": .string(error.code.name),
-            ])
-        ])
+        ErrorTable.errorBody(error, httpStatus: httpStatus)
     }
 }

@@ -1,4 +1,5 @@
 import FirestoreModel
+import GoogleWire
 
 /// `TransactionOptions` in proto3 JSON. Source: googleapis `common.proto`; reference §1.3.
 extension RESTCodec {
