@@ -42,7 +42,7 @@ let package = Package(
         .target(
             name: "AuthEmulator", dependencies: ["FirestoreModel", "GoogleWire", "HTTPServer", "DocumentStore", "COpenSSL"],
             swiftSettings: strict),
-        .target(name: "ShoutsBackend", dependencies: ["Functions", "FirestoreModel", "DeterministicRandom"], swiftSettings: strict),
+        .target(name: "ShoutsBackend", dependencies: ["Functions", "FirestoreModel"], swiftSettings: strict),
         .target(
             name: "Hearth",
             dependencies: [
@@ -51,14 +51,28 @@ let package = Package(
             ],
             swiftSettings: strict),
         .executableTarget(name: "hearth", dependencies: ["Hearth"], swiftSettings: strict),
+        // Benchmark workloads: measurement code outside the production targets.
+        .target(
+            name: "StoreWorkloads", dependencies: ["DocumentStore", "FirestoreModel"], path: "Benchmarks/StoreWorkloads",
+            swiftSettings: strict),
+        .target(
+            name: "ShoutsWorkloads",
+            dependencies: ["ShoutsBackend", "Functions", "FirestoreEngine", "FirestoreModel", "DeterministicRandom"],
+            path: "Benchmarks/ShoutsWorkloads",
+            swiftSettings: strict),
         .executableTarget(
             name: "HearthBench",
-            dependencies: ["Hearth", "CSQLite", "FirestoreModel", "DocumentStore", "SecurityRules", "FirestoreEngine", "ShoutsBackend"],
+            dependencies: [
+                "Hearth", "CSQLite", "FirestoreModel", "DocumentStore", "SecurityRules", "FirestoreEngine", "StoreWorkloads",
+                "ShoutsWorkloads",
+            ],
             path: "Benchmarks/HearthBench",
             swiftSettings: strict),
 
         .testTarget(name: "FirestoreModelTests", dependencies: ["FirestoreModel"], swiftSettings: strict),
-        .testTarget(name: "DocumentStoreTests", dependencies: ["DocumentStore", "DeterministicRandom"], swiftSettings: strict),
+        .testTarget(
+            name: "DocumentStoreTests", dependencies: ["DocumentStore", "StoreWorkloads", "DeterministicRandom"],
+            swiftSettings: strict),
         .testTarget(name: "SecurityRulesTests", dependencies: ["SecurityRules"], swiftSettings: strict),
         .testTarget(name: "FirestoreEngineTests", dependencies: ["FirestoreEngine"], swiftSettings: strict),
         .testTarget(name: "ProtoWireTests", dependencies: ["ProtoWire", "DeterministicRandom"], swiftSettings: strict),
@@ -68,7 +82,8 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "AuthEmulatorTests", dependencies: ["AuthEmulator", "GoogleWire", "Hearth"], swiftSettings: strict),
         .testTarget(
-            name: "ShoutsBackendTests", dependencies: ["ShoutsBackend", "GoogleWire", "Hearth", "DeterministicRandom"],
+            name: "ShoutsBackendTests",
+            dependencies: ["ShoutsBackend", "ShoutsWorkloads", "GoogleWire", "Hearth", "DeterministicRandom"],
             swiftSettings: strict),
         .testTarget(
             name: "FunctionsTests",
