@@ -43,14 +43,17 @@ let package = Package(
             name: "AuthEmulator", dependencies: ["FirestoreModel", "GoogleWire", "HTTPServer", "DocumentStore", "COpenSSL"],
             swiftSettings: strict),
         .target(name: "ShoutsBackend", dependencies: ["Functions", "FirestoreModel"], swiftSettings: strict),
+        // `hearth demo`'s script and report: a client of the emulators over HTTP only.
+        .target(name: "HearthDemo", dependencies: ["GoogleWire", "ShoutsBackend"], swiftSettings: strict),
         .target(
             name: "Hearth",
             dependencies: [
                 "FirestoreModel", "DocumentStore", "SecurityRules", "FirestoreEngine", "HTTPServer",
-                "FirestoreAPI", "Functions", "GoogleWire", "ShoutsBackend", "AuthEmulator",
+                "FirestoreAPI", "Functions", "GoogleWire", "ShoutsBackend", "AuthEmulator", "HearthDemo",
             ],
             swiftSettings: strict),
         .executableTarget(name: "hearth", dependencies: ["Hearth"], swiftSettings: strict),
+
         // Benchmark workloads: measurement code outside the production targets.
         .target(
             name: "StoreWorkloads", dependencies: ["DocumentStore", "FirestoreModel"], path: "Benchmarks/StoreWorkloads",
@@ -83,7 +86,7 @@ let package = Package(
         .testTarget(name: "AuthEmulatorTests", dependencies: ["AuthEmulator", "GoogleWire", "Hearth"], swiftSettings: strict),
         .testTarget(
             name: "ShoutsBackendTests",
-            dependencies: ["ShoutsBackend", "ShoutsWorkloads", "GoogleWire", "Hearth", "DeterministicRandom"],
+            dependencies: ["ShoutsBackend", "ShoutsWorkloads", "GoogleWire", "Hearth", "HearthDemo", "DeterministicRandom"],
             swiftSettings: strict),
         .testTarget(
             name: "FunctionsTests",

@@ -2,6 +2,7 @@ import FirestoreModel
 import Foundation
 import GoogleWire
 import Hearth
+import HearthDemo
 import ShoutsBackend
 import Testing
 

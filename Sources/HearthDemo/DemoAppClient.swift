@@ -11,7 +11,7 @@ struct DemoAppClient: Sendable {
     /// The HTTP client (host of every emulator).
     let http: DemoHTTPClient
     /// The bound ports.
-    let ports: HearthApp.BoundPorts
+    let ports: DemoPorts
     /// The project served.
     let project: String
 
