@@ -31,42 +31,70 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CNGHTTP2", "CLinux"], swiftSettings: strict),
         .target(name: "FirestoreRPC", dependencies: ["FirestoreModel"], swiftSettings: strict),
         .target(name: "ProtoWire", dependencies: ["FirestoreModel", "FirestoreRPC"], swiftSettings: strict),
+        // What every Google-shaped endpoint shares: JSON, Base64, the error table, bearer tokens.
+        .target(name: "GoogleWire", dependencies: ["FirestoreModel"], swiftSettings: strict),
         .target(
-            name: "FirestoreAPI", dependencies: ["FirestoreModel", "FirestoreRPC", "FirestoreEngine", "HTTPServer", "ProtoWire", "SecurityRules"],
+            name: "FirestoreAPI",
+            dependencies: [
+                "FirestoreModel", "FirestoreRPC", "FirestoreEngine", "GoogleWire", "HTTPServer", "ProtoWire", "SecurityRules",
+            ],
             swiftSettings: strict),
         .target(
-            name: "Functions", dependencies: ["FirestoreModel", "FirestoreEngine", "HTTPServer", "FirestoreAPI"],
+            name: "Functions", dependencies: ["FirestoreModel", "FirestoreEngine", "GoogleWire", "HTTPServer"],
             swiftSettings: strict),
         .target(
-            name: "AuthEmulator", dependencies: ["FirestoreModel", "HTTPServer", "FirestoreAPI", "DocumentStore", "COpenSSL"],
+            name: "AuthEmulator", dependencies: ["FirestoreModel", "GoogleWire", "HTTPServer", "DocumentStore", "COpenSSL"],
             swiftSettings: strict),
-        .target(name: "ShoutsBackend", dependencies: ["Functions", "FirestoreModel", "DeterministicRandom"], swiftSettings: strict),
+        .target(name: "ShoutsBackend", dependencies: ["Functions", "FirestoreModel"], swiftSettings: strict),
+        // `hearth demo`'s script and report: a client of the emulators over HTTP only.
+        .target(name: "HearthDemo", dependencies: ["GoogleWire", "ShoutsBackend"], swiftSettings: strict),
         .target(
             name: "Hearth",
             dependencies: [
                 "FirestoreModel", "DocumentStore", "SecurityRules", "FirestoreEngine", "HTTPServer",
-                "FirestoreAPI", "Functions", "ShoutsBackend", "AuthEmulator",
+                "FirestoreAPI", "Functions", "GoogleWire", "ShoutsBackend", "AuthEmulator", "HearthDemo",
             ],
             swiftSettings: strict),
         .executableTarget(name: "hearth", dependencies: ["Hearth"], swiftSettings: strict),
+
+        // Benchmark workloads: measurement code outside the production targets.
+        .target(
+            name: "StoreWorkloads", dependencies: ["DocumentStore", "FirestoreModel"], path: "Benchmarks/StoreWorkloads",
+            swiftSettings: strict),
+        .target(
+            name: "ShoutsWorkloads",
+            dependencies: ["ShoutsBackend", "Functions", "FirestoreEngine", "FirestoreModel", "DeterministicRandom"],
+            path: "Benchmarks/ShoutsWorkloads",
+            swiftSettings: strict),
         .executableTarget(
             name: "HearthBench",
-            dependencies: ["Hearth", "CSQLite", "FirestoreModel", "DocumentStore", "SecurityRules", "FirestoreEngine", "ShoutsBackend"],
+            dependencies: [
+                "Hearth", "CSQLite", "FirestoreModel", "DocumentStore", "SecurityRules", "FirestoreEngine", "StoreWorkloads",
+                "ShoutsWorkloads",
+            ],
             path: "Benchmarks/HearthBench",
             swiftSettings: strict),
 
         .testTarget(name: "FirestoreModelTests", dependencies: ["FirestoreModel"], swiftSettings: strict),
-        .testTarget(name: "DocumentStoreTests", dependencies: ["DocumentStore", "DeterministicRandom"], swiftSettings: strict),
+        .testTarget(
+            name: "DocumentStoreTests", dependencies: ["DocumentStore", "StoreWorkloads", "DeterministicRandom"],
+            swiftSettings: strict),
         .testTarget(name: "SecurityRulesTests", dependencies: ["SecurityRules"], swiftSettings: strict),
         .testTarget(name: "FirestoreEngineTests", dependencies: ["FirestoreEngine"], swiftSettings: strict),
         .testTarget(name: "ProtoWireTests", dependencies: ["ProtoWire", "FirestoreRPC", "DeterministicRandom"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "DeterministicRandom"], swiftSettings: strict),
-        .testTarget(name: "FirestoreAPITests", dependencies: ["FirestoreAPI", "FirestoreRPC", "ProtoWire", "HTTPServer", "Hearth", "DeterministicRandom"], swiftSettings: strict),
-        .testTarget(name: "AuthEmulatorTests", dependencies: ["AuthEmulator", "Hearth"], swiftSettings: strict),
-        .testTarget(name: "ShoutsBackendTests", dependencies: ["ShoutsBackend", "Hearth", "DeterministicRandom"], swiftSettings: strict),
+        .testTarget(
+            name: "FirestoreAPITests",
+            dependencies: ["FirestoreAPI", "FirestoreRPC", "GoogleWire", "ProtoWire", "HTTPServer", "Hearth", "DeterministicRandom"],
+            swiftSettings: strict),
+        .testTarget(name: "AuthEmulatorTests", dependencies: ["AuthEmulator", "GoogleWire", "Hearth"], swiftSettings: strict),
+        .testTarget(
+            name: "ShoutsBackendTests",
+            dependencies: ["ShoutsBackend", "ShoutsWorkloads", "GoogleWire", "Hearth", "HearthDemo", "DeterministicRandom"],
+            swiftSettings: strict),
         .testTarget(
             name: "FunctionsTests",
-            dependencies: ["Functions", "FirestoreEngine", "DocumentStore", "FirestoreModel", "HTTPServer"],
+            dependencies: ["Functions", "FirestoreEngine", "DocumentStore", "FirestoreModel", "GoogleWire", "HTTPServer"],
             swiftSettings: strict),
     ]
 )

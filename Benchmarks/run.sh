@@ -9,14 +9,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 scripts/bench-deps.sh --quiet
-
-# The fan-out section needs ShoutsBenchmarks (Functions work); SwiftPM cannot test for a type,
-# so the section is compiled in only when its source file is present.
-flags=()
-if [ -f Sources/ShoutsBackend/ShoutsBenchmarks.swift ]; then
-  flags+=(-Xswiftc -DHEARTH_BENCH_SHOUTS)
-fi
-swift build -c release --product hearth-bench "${flags[@]}" >&2
+swift build -c release --product hearth-bench >&2
 # The listen section runs Hearth as a child process (`hearth start --in-memory`).
 swift build -c release --product hearth >&2
-exec "$(swift build -c release --show-bin-path "${flags[@]}")/hearth-bench" "$@"
+exec "$(swift build -c release --show-bin-path)/hearth-bench" "$@"

@@ -2,17 +2,12 @@ import DocumentStore
 import FirestoreEngine
 import FirestoreModel
 import Foundation
-
-#if HEARTH_BENCH_SHOUTS
-    import ShoutsBackend
-#endif
+import ShoutsWorkloads
 
 /// Issue 4: `sendMessage` to 1,000 and 10,000 recipients among 100,000 presence documents,
 /// beside raw SQLite inserting the same feed rows in one transaction.
 ///
-/// Needs `ShoutsBackend.ShoutsBenchmarks` (the Functions work). SwiftPM cannot test for a type,
-/// so `Benchmarks/run.sh` compiles this section in with `-DHEARTH_BENCH_SHOUTS` when
-/// `Sources/ShoutsBackend/ShoutsBenchmarks.swift` exists; otherwise the section says so.
+/// The Hearth figures come from `ShoutsWorkloads.ShoutsBenchmarks`.
 struct FanOutSection {
     /// Run settings.
     let options: BenchOptions
@@ -32,51 +27,42 @@ struct FanOutSection {
     func run() async -> BenchTable {
         var table = BenchTable(title: "Issue 4 — sendMessage fan-out (100,000 presence documents)", baselineName: "raw SQLite")
         table.emulatorName = "emulator"
-        #if HEARTH_BENCH_SHOUTS
-            for count in Self.recipients {
-                let label = "sendMessage to \(count.formatted()) recipients"
-                progress("fanout: \(label), first and second send")
-                var cold = Cell.unavailable("failed")
-                var warm = Cell.unavailable("failed")
-                let dir = scratch.appendingPathComponent("fanout-\(count)")
-                do {
-                    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-                    let store = try SQLiteDocumentStore(path: dir.appendingPathComponent("firestore.sqlite").path)
-                    let engine = try FirestoreEngine(store: store)
-                    defer { engine.close() }
-                    cold = .measured(.time(try await ShoutsBenchmarks.sendMessage(recipients: count, presence: Self.presence, engine: engine)))
-                    // The sender may send once per 5 s (seed DESIGN §4 step 3).
-                    try await Task.sleep(for: Self.rateLimitWait)
-                    warm = .measured(.time(try await ShoutsBenchmarks.sendMessage(recipients: count, presence: Self.presence, engine: engine)))
-                } catch {
-                    table.notes.append("Hearth \(label): \(error)")
-                }
-                try? FileManager.default.removeItem(at: dir)
-                progress("fanout: raw SQLite, \(count + 1) feed rows")
-                var raw = Cell.unavailable("failed")
-                do {
-                    raw = .measured(.time(try rawFeedInsert(rows: count + 1)))
-                } catch {
-                    table.notes.append("raw SQLite, \(count + 1) rows: \(error)")
-                }
-                let emulator = Cell.unavailable("n/a (Node functions not run)")
-                table.rows.append(BenchRow(figure: "\(label), first send", hearth: cold, emulator: emulator, baseline: raw))
-                table.rows.append(BenchRow(figure: "\(label), second send", hearth: warm, emulator: emulator, baseline: raw))
+        for count in Self.recipients {
+            let label = "sendMessage to \(count.formatted()) recipients"
+            progress("fanout: \(label), first and second send")
+            var cold = Cell.unavailable("failed")
+            var warm = Cell.unavailable("failed")
+            let dir = scratch.appendingPathComponent("fanout-\(count)")
+            do {
+                try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+                let store = try SQLiteDocumentStore(path: dir.appendingPathComponent("firestore.sqlite").path)
+                let engine = try FirestoreEngine(store: store)
+                defer { engine.close() }
+                cold = .measured(.time(try await ShoutsBenchmarks.sendMessage(recipients: count, presence: Self.presence, engine: engine)))
+                // The sender may send once per 5 s (seed DESIGN §4 step 3).
+                try await Task.sleep(for: Self.rateLimitWait)
+                warm = .measured(.time(try await ShoutsBenchmarks.sendMessage(recipients: count, presence: Self.presence, engine: engine)))
+            } catch {
+                table.notes.append("Hearth \(label): \(error)")
             }
-            table.notes.append(
-                "first send: on a fresh store, so it includes building the on-demand indexes its queries need over the 100,000 presence documents; second send: same store, presence re-seeded, \(Int(Self.rateLimitWait.seconds)) s later (the sender's rate limit).")
-            table.notes.append(
-                "Hearth: ShoutsBenchmarks.sendMessage — one in-process callable call (transaction, geohash range queries over presence, post-filter, feed batches of ≤ 450 writes, FCM outbox) on a SQLite store with synchronous=FULL; seeding the presence documents is not timed.")
-            table.notes.append(
-                "raw SQLite: the same feed rows (recipients + the sender's own copy, 11 columns, primary key on the path) inserted in one transaction with synchronous=FULL into an empty table; no query, no index besides the key; the same figure beside both sends.")
-        #else
-            table.rows.append(
-                BenchRow(
-                    figure: "sendMessage", hearth: .unavailable("not built"), emulator: .unavailable("n/a"),
-                    baseline: .unavailable("not built")))
-            table.notes.append(
-                "skipped: ShoutsBenchmarks is not available in this build (needs Sources/ShoutsBackend/ShoutsBenchmarks.swift and Benchmarks/run.sh, which compiles the section with -DHEARTH_BENCH_SHOUTS).")
-        #endif
+            try? FileManager.default.removeItem(at: dir)
+            progress("fanout: raw SQLite, \(count + 1) feed rows")
+            var raw = Cell.unavailable("failed")
+            do {
+                raw = .measured(.time(try rawFeedInsert(rows: count + 1)))
+            } catch {
+                table.notes.append("raw SQLite, \(count + 1) rows: \(error)")
+            }
+            let emulator = Cell.unavailable("n/a (Node functions not run)")
+            table.rows.append(BenchRow(figure: "\(label), first send", hearth: cold, emulator: emulator, baseline: raw))
+            table.rows.append(BenchRow(figure: "\(label), second send", hearth: warm, emulator: emulator, baseline: raw))
+        }
+        table.notes.append(
+            "first send: on a fresh store, so it includes building the on-demand indexes its queries need over the 100,000 presence documents; second send: same store, presence re-seeded, \(Int(Self.rateLimitWait.seconds)) s later (the sender's rate limit).")
+        table.notes.append(
+            "Hearth: ShoutsBenchmarks.sendMessage — one in-process callable call (transaction, geohash range queries over presence, post-filter, feed batches of ≤ 450 writes, FCM outbox) on a SQLite store with synchronous=FULL; seeding the presence documents is not timed.")
+        table.notes.append(
+            "raw SQLite: the same feed rows (recipients + the sender's own copy, 11 columns, primary key on the path) inserted in one transaction with synchronous=FULL into an empty table; no query, no index besides the key; the same figure beside both sends.")
         return table
     }
 

@@ -1,5 +1,6 @@
 import DocumentStore
 import Foundation
+import StoreWorkloads
 
 /// Issue 10: what keeping every document version costs (writes and file size, with history
 /// vs `--version-retention 0`), a point-in-time query beside the same query on the latest

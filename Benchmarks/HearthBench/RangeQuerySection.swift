@@ -1,5 +1,6 @@
 import DocumentStore
 import Foundation
+import StoreWorkloads
 
 /// Issue 2, in the store: a one-field range query returning 100 documents at 10,000 and (with
 /// `--full`) 1,000,000 documents, Hearth's SQLite store beside raw SQLite holding the same

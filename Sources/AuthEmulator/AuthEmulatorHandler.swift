@@ -1,4 +1,4 @@
-import FirestoreAPI
+import GoogleWire
 import HTTPServer
 import Synchronization
 

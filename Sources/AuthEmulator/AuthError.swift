@@ -1,4 +1,4 @@
-import FirestoreAPI
+import GoogleWire
 
 /// An Auth emulator failure, rendered in the Google API error shape the Auth SDKs parse.
 ///

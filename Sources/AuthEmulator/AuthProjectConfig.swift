@@ -1,4 +1,4 @@
-import FirestoreAPI
+import GoogleWire
 
 /// The per-project settings the emulator lets a test change (`PATCH /emulator/v1/projects/{p}/config`).
 ///

@@ -1,4 +1,4 @@
-import FirestoreAPI
+import GoogleWire
 
 /// A request body as the Auth emulator reads it: JSON object members (or form fields) by
 /// lowerCamelCase name, with the emulator's tolerance — snake_case names are folded
@@ -123,6 +123,6 @@ public struct AuthRequestBody: Sendable {
 
     /// `snake_case` → `lowerCamelCase`; names without `_`, or starting with one, are unchanged.
     static func lowerCamelCase(_ name: String) -> String {
-        name.hasPrefix("_") ? name : RESTCodec.lowerCamelCase(name)
+        name.hasPrefix("_") ? name : ProtoJSON.lowerCamelCase(name)
     }
 }

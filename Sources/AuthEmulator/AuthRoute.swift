@@ -1,3 +1,5 @@
+import GoogleWire
+
 /// Where an Auth emulator request goes, decided from its method and path alone (no I/O).
 ///
 /// The emulator embeds production hosts in the path (reference §4.1):
@@ -79,7 +81,7 @@ public enum AuthRoute: Sendable, Equatable {
                     tail = String(projectPart[colon...])
                     projectPart = String(projectPart[..<colon])
                 }
-                let project = percentDecode(projectPart)
+                let project = PercentEncoding.decode(projectPart) ?? projectPart
                 if tail == "accounts" {
                     return method == "POST" ? .call(.signUp, project: project, security: .oauthOrApiKey) : .notFound
                 }
@@ -106,7 +108,7 @@ public enum AuthRoute: Sendable, Equatable {
         if let rest = path.dropPrefix("/emulator/v1/projects/") {
             let segments = rest.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
             guard segments.count >= 2, !segments[0].isEmpty else { return .notFound }
-            let project = percentDecode(segments[0])
+            let project = PercentEncoding.decode(segments[0]) ?? segments[0]
             switch (method, Array(segments.dropFirst())) {
             case ("DELETE", ["accounts"]): return .call(.clearAccounts, project: project, security: .none)
             case ("GET", ["config"]): return .call(.getConfig, project: project, security: .none)
@@ -132,11 +134,6 @@ public enum AuthRoute: Sendable, Equatable {
             return .unsupported("accounts:\(op) is not implemented in Hearth's Auth emulator.")
         }
         return .notFound
-    }
-
-    /// `%XX` escapes decoded (project ids are plain in practice).
-    static func percentDecode(_ s: String) -> String {
-        s.contains("%") ? FormURLEncoding.unescape(Substring(s.replacingOccurrences(of: "+", with: "%2B"))) : s
     }
 }
 

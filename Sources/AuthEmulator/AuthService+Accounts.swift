@@ -1,4 +1,4 @@
-import FirestoreAPI
+import GoogleWire
 
 extension AuthService {
     /// `accounts:lookup`. Client form: `{idToken}` (`MISSING_ID_TOKEN`, token errors) → that

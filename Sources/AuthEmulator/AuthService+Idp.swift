@@ -1,4 +1,4 @@
-import FirestoreAPI
+import GoogleWire
 
 extension AuthService {
     /// `accounts:signInWithIdp` (iOS `verifyAssertion`): Google and other IdPs with an `id_token`.

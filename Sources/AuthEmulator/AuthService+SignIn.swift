@@ -1,4 +1,4 @@
-import FirestoreAPI
+import GoogleWire
 
 extension AuthService {
     /// The `aud` a custom token must carry (unless given as raw JSON).

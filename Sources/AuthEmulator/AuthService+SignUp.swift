@@ -1,4 +1,4 @@
-import FirestoreAPI
+import GoogleWire
 
 extension AuthService {
     /// Minimum password length (`WEAK_PASSWORD` below it).

@@ -1,4 +1,4 @@
-import FirestoreAPI
+import GoogleWire
 
 extension AuthService {
     /// `POST /securetoken.googleapis.com/v1/token`: `grantType`/`grant_type` must be

@@ -1,5 +1,5 @@
-import FirestoreAPI
 import Foundation
+import GoogleWire
 
 /// One Identity Toolkit / Secure Token / emulator operation Hearth implements.
 /// Raw values are the v1 method names (`accounts:<op>`, `securetoken …/token`, emulator paths).

@@ -1,5 +1,5 @@
-import FirestoreAPI
 import Foundation
+import GoogleWire
 
 /// Unsigned JWTs as the Auth emulator writes and reads them (no I/O).
 ///

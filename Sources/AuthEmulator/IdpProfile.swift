@@ -1,4 +1,4 @@
-import FirestoreAPI
+import GoogleWire
 
 /// What an IdP credential says about the user, as the emulator derives it from the token's
 /// claims without contacting the IdP: `sub` is the raw id; `email` (canonical),

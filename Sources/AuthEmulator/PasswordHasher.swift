@@ -1,5 +1,5 @@
 import COpenSSL
-import FirestoreAPI
+import GoogleWire
 
 /// Salted password hashing for the Auth emulator: PBKDF2-HMAC-SHA256 (RFC 8018 §5.2) through
 /// libcrypto's `PKCS5_PBKDF2_HMAC`, 16 random salt bytes, a 32-byte key.

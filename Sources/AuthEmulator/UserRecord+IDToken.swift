@@ -1,4 +1,4 @@
-import FirestoreAPI
+import GoogleWire
 
 extension UserRecord {
     /// The claims of an ID token for this user, in the emulator's order: `name?`, `picture?`,

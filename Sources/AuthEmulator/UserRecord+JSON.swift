@@ -1,4 +1,4 @@
-import FirestoreAPI
+import GoogleWire
 
 /// `UserInfo` JSON as `accounts:lookup`, `accounts:batchGet` and Hearth's export write it, and
 /// its reading back (import). Absent optionals are omitted.

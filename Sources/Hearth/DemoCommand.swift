@@ -1,3 +1,5 @@
+import HearthDemo
+
 /// `hearth demo [--config firebase.json] [--project ID] [--keep]`: shows the app's backend at
 /// work without a phone.
 ///

@@ -1,5 +1,5 @@
-import FirestoreAPI
 import Foundation
+import GoogleWire
 import Synchronization
 
 /// The emulators running in this process and where they listen — what the hub reports.

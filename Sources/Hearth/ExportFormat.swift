@@ -4,6 +4,7 @@ import FirestoreAPI
 import FirestoreEngine
 import FirestoreModel
 import Foundation
+import GoogleWire
 
 /// Hearth's export directory (`hearth export`, `--export-on-exit`, `--import`, hub
 /// `POST /_admin/export`), format 1 — human-readable, diffable, exact:

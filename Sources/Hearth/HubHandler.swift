@@ -1,5 +1,5 @@
-import FirestoreAPI
 import Foundation
+import GoogleWire
 import HTTPServer
 
 /// The emulator hub (default port 4400), as firebase-tools serves it for discovery:

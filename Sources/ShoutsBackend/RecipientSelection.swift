@@ -120,9 +120,10 @@ public enum RecipientSelection {
         return Int(value - floor >= 0.5 ? floor + 1 : floor)
     }
 
-    /// `time − duration`, normalised so that nanos stay in 0…999,999,999. Sub-nanosecond parts
-    /// of `duration` are dropped.
-    static func subtracting(_ duration: Duration, from time: Timestamp) -> Timestamp {
+    /// `time − duration`, normalised so that nanos stay in 0…999,999,999 (e.g. 10 minutes
+    /// before `2026-01-01T00:00:00.5Z` is `2025-12-31T23:50:00.5Z`). Sub-nanosecond parts of
+    /// `duration` are dropped.
+    public static func subtracting(_ duration: Duration, from time: Timestamp) -> Timestamp {
         let (seconds, attoseconds) = duration.components
         let totalNanos = Int64(time.nanos) - attoseconds / 1_000_000_000
         var resultSeconds = time.seconds - seconds + totalNanos / 1_000_000_000

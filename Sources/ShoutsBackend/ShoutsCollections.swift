@@ -1,14 +1,14 @@
 /// Collection ids of the Shouts & Whispers data model (DESIGN §3).
-enum ShoutsCollections {
+public enum ShoutsCollections {
     /// `presence/{uid}`: last known position, push token, `lastSentAt`.
-    static let presence = "presence"
+    public static let presence = "presence"
     /// `messages/{messageId}`: the canonical archive.
-    static let messages = "messages"
+    public static let messages = "messages"
     /// `messages/{messageId}/audience/{chunk}`: the recipients chosen at send time (see
     /// `AudienceRecord`); a Hearth addition that lets an idempotent retry finish delivery.
-    static let audience = "audience"
+    public static let audience = "audience"
     /// `users/{uid}`.
-    static let users = "users"
+    public static let users = "users"
     /// `users/{uid}/feed/{messageId}`: the per-user inbox.
-    static let feed = "feed"
+    public static let feed = "feed"
 }

@@ -1,6 +1,6 @@
 import AuthEmulator
-import FirestoreAPI
 import Foundation
+import GoogleWire
 import Synchronization
 import Testing
 

@@ -1,4 +1,3 @@
-import FirestoreAPI
 import Foundation
 import Testing
 

@@ -1,7 +1,7 @@
 import AuthEmulator
-import FirestoreAPI
 import FirestoreModel
 import Foundation
+import GoogleWire
 import Testing
 
 /// The Google sign-in flow as the Flutter plugins' native and web SDKs send it, end to end over

@@ -3,6 +3,7 @@ import Testing
 
 @testable import DocumentStore
 @testable import FirestoreModel
+@testable import StoreWorkloads
 
 /// Behaviour only the SQLite store has: persistence, plans, index use and maintenance.
 @Suite struct SQLiteStoreTests {

@@ -1,4 +1,5 @@
 import FirestoreModel
+import GoogleWire
 import Testing
 
 @testable import FirestoreAPI

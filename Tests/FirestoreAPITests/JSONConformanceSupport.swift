@@ -1,5 +1,6 @@
 import FirestoreModel
 import Foundation
+import GoogleWire
 import Testing
 
 @testable import FirestoreAPI

@@ -1,5 +1,6 @@
 import FirestoreModel
 import FirestoreRPC
+import GoogleWire
 import Testing
 
 @testable import FirestoreAPI

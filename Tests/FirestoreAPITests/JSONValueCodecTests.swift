@@ -1,5 +1,6 @@
 import DeterministicRandom
 import FirestoreModel
+import GoogleWire
 import Testing
 
 @testable import FirestoreAPI

@@ -1,5 +1,6 @@
 import FirestoreAPI
 import Foundation
+import GoogleWire
 import Testing
 
 /// Unsigned emulator token (`alg: none`) for `uid`, as rules-unit-testing builds them (reference §2.7).

@@ -1,5 +1,6 @@
 import FirestoreAPI
 import Foundation
+import GoogleWire
 import Hearth
 import Testing
 

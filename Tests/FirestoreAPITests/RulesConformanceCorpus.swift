@@ -1,5 +1,6 @@
 import FirestoreAPI
 import Foundation
+import GoogleWire
 
 /// The Security Rules corpus recorded from the Cloud Firestore emulator by
 /// `scripts/record_rules_conformance.py`: `Tests/Conformance/rules/cases.json`, the

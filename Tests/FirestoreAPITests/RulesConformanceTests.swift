@@ -1,5 +1,6 @@
 import FirestoreAPI
 import Foundation
+import GoogleWire
 import Testing
 
 /// Replays the Security Rules corpus recorded from the Cloud Firestore emulator

@@ -4,6 +4,7 @@ import FirestoreModel
 import Foundation
 import Functions
 import HTTPServer
+import ShoutsWorkloads
 import Testing
 
 @testable import ShoutsBackend

@@ -1,6 +1,6 @@
-import FirestoreAPI
 import FirestoreModel
 import Foundation
+import GoogleWire
 import Hearth
 import ShoutsBackend
 import Testing

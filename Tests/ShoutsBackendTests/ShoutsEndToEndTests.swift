@@ -1,7 +1,8 @@
-import FirestoreAPI
 import FirestoreModel
 import Foundation
+import GoogleWire
 import Hearth
+import HearthDemo
 import ShoutsBackend
 import Testing
 

@@ -1,5 +1,6 @@
 import FirestoreEngine
 import FirestoreModel
+import GoogleWire
 import HTTPServer
 
 /// The Firestore emulator's admin endpoints (`/emulator/v1/…`), reference §2.1:
@@ -44,7 +45,7 @@ public struct EmulatorAdmin: Sendable {
         let rest = String(raw.dropFirst("/emulator/v1/projects/".count))
         // `{p}:verb`
         if let colon = rest.firstIndex(of: ":"), !rest[..<colon].contains("/") {
-            guard let project = percentDecode(String(rest[..<colon])), !project.isEmpty else {
+            guard let project = PercentEncoding.decode(String(rest[..<colon])), !project.isEmpty else {
                 throw .invalidArgument("Invalid project id.")
             }
             let verb = String(rest[rest.index(after: colon)...])
@@ -68,7 +69,7 @@ public struct EmulatorAdmin: Sendable {
         // `{p}/databases/{d}/documents`
         let segments = rest.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         if request.method == "DELETE", segments.count == 4, segments[1] == "databases", segments[3] == "documents",
-            let project = percentDecode(segments[0]), let database = percentDecode(segments[2])
+            let project = PercentEncoding.decode(segments[0]), let database = PercentEncoding.decode(segments[2])
         {
             try engine.clear(DatabaseID(project: project, database: database))
             return .json(200, Array("{}".utf8))

@@ -1,6 +1,7 @@
 import FirestoreEngine
 import FirestoreModel
 import Foundation
+import GoogleWire
 import HTTPServer
 import SecurityRules
 import Synchronization

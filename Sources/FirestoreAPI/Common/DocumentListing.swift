@@ -76,3 +76,4 @@ enum ListOrder {
 }
 
 import Foundation
+import GoogleWire

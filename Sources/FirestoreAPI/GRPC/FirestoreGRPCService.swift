@@ -1,6 +1,7 @@
 import FirestoreEngine
 import FirestoreModel
 import FirestoreRPC
+import GoogleWire
 import HTTPServer
 import ProtoWire
 

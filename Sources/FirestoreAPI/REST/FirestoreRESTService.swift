@@ -2,6 +2,7 @@ import FirestoreEngine
 import FirestoreModel
 import FirestoreRPC
 import Foundation
+import GoogleWire
 import HTTPServer
 
 /// Firestore REST v1 over HTTP/1.1: finds the method in `FirestoreMethod`'s table from the

@@ -1,4 +1,5 @@
 import FirestoreModel
+import GoogleWire
 import Foundation
 
 /// Query-string parameters of a REST call (`mask.fieldPaths=a&mask.fieldPaths=b`).

@@ -1,5 +1,6 @@
 import FirestoreModel
 import FirestoreRPC
+import GoogleWire
 
 extension RESTRequestDecoder {
     /// GetDocument: `GET /v1/{name}` with `mask.fieldPaths`, `transaction` | `readTime`.

@@ -1,5 +1,6 @@
 import FirestoreModel
 import FirestoreRPC
+import GoogleWire
 
 extension RESTRequestDecoder {
     /// The consistency selector of a read body: `transaction` | `newTransaction` | `readTime`.

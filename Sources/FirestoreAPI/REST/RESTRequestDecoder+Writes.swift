@@ -1,5 +1,6 @@
 import FirestoreModel
 import FirestoreRPC
+import GoogleWire
 
 extension RESTRequestDecoder {
     /// Decodes `writes: [Write]` from a Commit or BatchWrite body.

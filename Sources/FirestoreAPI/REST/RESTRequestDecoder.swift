@@ -1,5 +1,6 @@
 import FirestoreModel
 import FirestoreRPC
+import GoogleWire
 
 /// Decodes one Firestore REST v1 call — its `RESTRoute`, query string and proto3 JSON body —
 /// into the domain's `FirestoreRequest`. Decoding only: what a request means is

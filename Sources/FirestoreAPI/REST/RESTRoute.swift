@@ -1,5 +1,6 @@
 import FirestoreModel
 import FirestoreRPC
+import GoogleWire
 
 /// A parsed Firestore REST v1 URL: which method, on which database and resource.
 ///
@@ -55,7 +56,7 @@ public struct RESTRoute: Sendable, Equatable {
         }
         if rawSegments.last == "" { rawSegments.removeLast() }
         let segments = try rawSegments.map { (s: String) throws(FirestoreError) -> String in
-            guard let d = percentDecode(s) else { throw .invalidArgument("Invalid percent-encoding in path segment \"\(s)\".") }
+            guard let d = PercentEncoding.decode(s) else { throw .invalidArgument("Invalid percent-encoding in path segment \"\(s)\".") }
             return d
         }
         guard segments.count >= 5, segments[0] == "projects", segments[2] == "databases", segments[4] == "documents"
@@ -65,29 +66,4 @@ public struct RESTRoute: Sendable, Equatable {
         try path.validateIDs()
         return RESTRoute(database: DatabaseID(project: segments[1], database: segments[3]), path: path, verb: verb)
     }
-}
-
-/// Decodes `%XX` escapes (UTF-8); nil for malformed escapes or invalid UTF-8.
-public func percentDecode(_ s: String) -> String? {
-    guard s.contains("%") else { return s }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(s.utf8.count)
-    var it = s.utf8.makeIterator()
-    func hex(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 48...57: return c - 48
-        case 65...70: return c - 55
-        case 97...102: return c - 87
-        default: return nil
-        }
-    }
-    while let c = it.next() {
-        if c == 37 {
-            guard let a = it.next().flatMap(hex), let b = it.next().flatMap(hex) else { return nil }
-            bytes.append(a << 4 | b)
-        } else {
-            bytes.append(c)
-        }
-    }
-    return String(validating: bytes, as: UTF8.self)
 }

@@ -1,5 +1,5 @@
-import FirestoreAPI
 import FirestoreModel
+import GoogleWire
 import HTTPServer
 
 /// Serves callable functions over HTTP exactly as the Functions emulator does:

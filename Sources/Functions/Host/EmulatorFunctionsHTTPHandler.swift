@@ -1,4 +1,4 @@
-import FirestoreAPI
+import GoogleWire
 import HTTPServer
 
 /// The functions port's emulator endpoints (not part of any Firebase protocol):

@@ -1,4 +1,4 @@
-import FirestoreAPI
+import GoogleWire
 
 /// Splits a request path into percent-decoded segments (`"/p/us-central1/fn"` →
 /// `["p", "us-central1", "fn"]`). A malformed escape or invalid UTF-8 makes the whole path
@@ -18,5 +18,5 @@ enum PathSegments {
     }
 
     /// Percent-decodes one segment as UTF-8; nil for a bad escape or invalid UTF-8.
-    static func decode(_ s: Substring) -> String? { percentDecode(String(s)) }
+    static func decode(_ s: Substring) -> String? { PercentEncoding.decode(String(s)) }
 }

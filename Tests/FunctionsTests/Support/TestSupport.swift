@@ -1,9 +1,9 @@
 import DocumentStore
-import FirestoreAPI
 import FirestoreEngine
 import FirestoreModel
 import Foundation
 import Functions
+import GoogleWire
 import HTTPServer
 import Synchronization
 

@@ -1,4 +1,5 @@
 import FirestoreModel
+import GoogleWire
 
 /// `StructuredAggregationQuery` in proto3 JSON. Source: googleapis `query.proto`
 /// (StructuredAggregationQuery); reference §1.6.

@@ -1,4 +1,5 @@
 import FirestoreModel
+import GoogleWire
 
 /// `Document`, `DocumentMask`, field references and `Precondition` in proto3 JSON.
 /// Source: googleapis `document.proto`, `common.proto`; reference §1.3, §1.7, §1.10.

@@ -1,4 +1,5 @@
 import FirestoreModel
+import GoogleWire
 
 /// Numbers in proto3 JSON: int64 as strings or numbers, doubles as numbers or strings
 /// (`"NaN"`, `"Infinity"`, `"-Infinity"`, `"-0"`, `"1.5"`), all parsed exactly.

@@ -1,4 +1,5 @@
 import FirestoreModel
+import GoogleWire
 
 /// `StructuredQuery` and its parts in proto3 JSON. Source: googleapis `query.proto`; reference §1.5.
 extension RESTCodec {

@@ -1,5 +1,6 @@
 import FirestoreModel
 import FirestoreRPC
+import GoogleWire
 
 /// Firestore's response messages in proto3 JSON, shaped as the emulator writes them: a
 /// server-streaming RPC's messages become one JSON array. Source: googleapis `firestore.proto`;
@@ -125,14 +126,11 @@ extension RESTCodec {
         return .object(members)
     }
 
-    /// The Google API error body `{"error": {"code", "message", "status"}}`.
+    /// The Google API error body `{"error": {"code", "message", "status"}}` — the shape
+    /// GoogleWire owns (`ErrorTable.errorBody(_:httpStatus:)`), kept here for Firestore's callers.
     /// - Parameter httpStatus: the HTTP status from the error table (reference §1.8), which
     ///   is also the body's `code`.
     public static func encodeError(_ error: FirestoreError, httpStatus: Int) -> JSONValue {
-        .object([
-            "error": .object([
-                "code": .integer(httpStatus), "message": .string(error.message), "status": .string(error.code.name),
-            ])
-        ])
+        ErrorTable.errorBody(error, httpStatus: httpStatus)
     }
 }

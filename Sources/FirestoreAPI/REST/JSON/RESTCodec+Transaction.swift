@@ -1,4 +1,5 @@
 import FirestoreModel
+import GoogleWire
 
 /// `TransactionOptions` in proto3 JSON, decoded to the domain's `TransactionMode`. Source: googleapis `common.proto`; reference §1.3.
 extension RESTCodec {

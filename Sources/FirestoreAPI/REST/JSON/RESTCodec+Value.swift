@@ -1,4 +1,5 @@
 import FirestoreModel
+import GoogleWire
 
 /// `google.firestore.v1.Value` ⇄ `Value`. Source: reference §1.7 (table of keys and leniency).
 extension RESTCodec {

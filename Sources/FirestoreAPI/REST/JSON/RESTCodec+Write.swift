@@ -1,4 +1,5 @@
 import FirestoreModel
+import GoogleWire
 
 /// `Write`, `FieldTransform`, `WriteResult` and `CommitResponse` in proto3 JSON.
 /// Source: googleapis `write.proto`, `firestore.proto` (Commit); reference §1.3–§1.4.

@@ -1,4 +1,5 @@
 import FirestoreModel
+import GoogleWire
 
 /// The proto3 JSON adapter between Firestore REST v1 bodies and the domain model.
 ///
@@ -28,7 +29,7 @@ struct JSONObjectReader {
             throw .invalidArgument("Invalid value at '\(path)': expected a JSON object, got \(json.typeName).")
         }
         for m in list {
-            let key = RESTCodec.lowerCamelCase(m.key)
+            let key = ProtoJSON.lowerCamelCase(m.key)
             if members[key] != nil {
                 throw .invalidArgument("Invalid JSON payload received. Field \"\(key)\" at '\(path)' is given more than once.")
             }
@@ -99,26 +100,5 @@ extension RESTCodec {
         }
         let names = cases.map(\.0).joined(separator: ", ")
         throw invalid(path, "expected one of \(names); got \(json.serializedString).")
-    }
-}
-
-extension RESTCodec {
-    /// `snake_case` → `lowerCamelCase` (proto3 JSON accepts both spellings of a field name);
-    /// names without `_` are returned unchanged.
-    public static func lowerCamelCase(_ name: String) -> String {
-        guard name.utf8.contains(UInt8(ascii: "_")) else { return name }
-        var out = ""
-        var upper = false
-        for c in name {
-            if c == "_" {
-                upper = true
-            } else if upper {
-                out += c.uppercased()
-                upper = false
-            } else {
-                out.append(c)
-            }
-        }
-        return out
     }
 }

@@ -1,3 +1,4 @@
+import DocumentStore
 import FirestoreModel
 import Foundation
 

@@ -1,4 +1,4 @@
-import FirestoreAPI
+import GoogleWire
 
 /// Reading Firestore REST v1 documents and plain JSON in `hearth demo`: the few value shapes
 /// the report prints (`stringValue`, `integerValue`, `doubleValue`, `booleanValue`,

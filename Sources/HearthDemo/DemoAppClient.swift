@@ -1,5 +1,5 @@
-import FirestoreAPI
 import Foundation
+import GoogleWire
 import ShoutsBackend
 
 /// What the Shouts & Whispers app sends, over Hearth's public ports only (seed DESIGN §5,
@@ -11,7 +11,7 @@ struct DemoAppClient: Sendable {
     /// The HTTP client (host of every emulator).
     let http: DemoHTTPClient
     /// The bound ports.
-    let ports: HearthApp.BoundPorts
+    let ports: DemoPorts
     /// The project served.
     let project: String
 

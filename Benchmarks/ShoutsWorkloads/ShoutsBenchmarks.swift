@@ -3,6 +3,7 @@ import FirestoreEngine
 import Foundation
 import FirestoreModel
 import Functions
+import ShoutsBackend
 
 /// Workloads for the benchmark executable (`Benchmarks/HearthBench`).
 public enum ShoutsBenchmarks {

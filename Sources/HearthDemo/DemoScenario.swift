@@ -1,4 +1,4 @@
-import FirestoreAPI
+import GoogleWire
 import ShoutsBackend
 
 /// The script of `hearth demo`: the app's traffic for the people of `DemoCast`, played
@@ -24,7 +24,7 @@ public struct DemoScenario: Sendable {
     let client: DemoAppClient
 
     /// A scenario against emulators listening on `host` at `ports`, serving `project`.
-    public init(host: String, ports: HearthApp.BoundPorts, project: String) {
+    public init(host: String, ports: DemoPorts, project: String) {
         client = DemoAppClient(http: DemoHTTPClient(host: host), ports: ports, project: project)
     }
 

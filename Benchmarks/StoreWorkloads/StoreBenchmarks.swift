@@ -1,3 +1,4 @@
+import DocumentStore
 import FirestoreModel
 import Foundation
 
@@ -147,7 +148,7 @@ public enum StoreBenchmarks {
                     let snapshot = try store.snapshot()
                     defer { snapshot.close() }
                     returned = try snapshot.runQuery(QueryTarget(parent: .root, query: query), in: database).documents.count
-                    decoded = (snapshot as? SQLiteSnapshot)?.documentsDecoded ?? -1
+                    decoded = snapshot.decodedDocumentCount ?? -1
                 }
                 if r < 0 { first = time } else { times.append(time) }
             }

@@ -1,5 +1,5 @@
-import FirestoreAPI
 import Foundation
+import GoogleWire
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -9,7 +9,7 @@ import Foundation
 /// through Foundation's URL loading system — a client outside Hearth, as the app's SDKs are.
 ///
 /// Every request says `Connection: close`, so no idle keep-alive connection is left for
-/// `HearthApp.stop()` to wait on.
+/// the server to wait on when it stops.
 struct DemoHTTPClient: Sendable {
     /// The address the emulators listen on (a loopback address).
     let host: String

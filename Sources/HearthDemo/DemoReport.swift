@@ -10,7 +10,7 @@ public struct DemoReport: Sendable {
     /// The project served.
     public var project: String
     /// Where the emulators listened.
-    public var ports: HearthApp.BoundPorts
+    public var ports: DemoPorts
     /// Who signed in, with their Auth account ids, in cast order.
     public var members: [Member] = []
     /// What happened, in order.
