@@ -41,6 +41,32 @@ struct HTTP1ConnectionStateMachine: Sendable {
         case close(graceful: Bool)
     }
 
+    /// Where the connection is in its life; each case holds what is valid only there.
+    private enum State: Sendable {
+        /// Taking requests: the parser turns received bytes into requests.
+        case reading(Reading)
+        /// Taking no more requests (the last one said `connection: close`, was rejected, timed
+        /// out, or the server is draining): the last queued response closes the connection.
+        case finishing
+        /// Closed; every event is ignored.
+        case closed
+        /// Only while an event method mutates the `reading` payload in place, so the parser's
+        /// buffer is not copied on write; never observable between events.
+        case modifying
+    }
+
+    /// The request side while requests are taken.
+    private struct Reading: Sendable {
+        var parser: HTTP1RequestParser
+        /// The peer ended its side: only bytes already received are parsed, none are read.
+        var inputEnded = false
+        /// When the request head now arriving began, for ``Configuration/requestHeadTimeout``.
+        var headStartedAt: ContinuousClock.Instant?
+        /// When bytes last arrived (or `100 Continue` was sent), for ``Configuration/bodyReadTimeout``.
+        var lastReceiveAt: ContinuousClock.Instant
+    }
+
+    /// One request whose response has not been written yet.
     private struct Slot: Sendable {
         let sequence: UInt64
         var context: HTTP1ResponseSerializer.Context?
@@ -55,42 +81,54 @@ struct HTTP1ConnectionStateMachine: Sendable {
     let configuration: Configuration
     /// The peer, `"host:port"`; copied into every dispatched request and log line.
     let remoteAddress: String
-    private var parser: HTTP1RequestParser
+    private var state: State
+    /// Outstanding requests in order; empty once closed.
     private var slots: [Slot] = []
     private var nextSequence: UInt64 = 0
-    private var acceptingRequests = true
-    private var inputClosed = false
-    private var draining = false
-    private var closed = false
-    private var headStartedAt: ContinuousClock.Instant?
-    private var lastReceiveAt: ContinuousClock.Instant
+    /// Last traffic either way, for ``Configuration/idleTimeout``.
     private var lastActivityAt: ContinuousClock.Instant
 
     /// A fresh connection from `remoteAddress` (`"host:port"`), opened at `now`.
     init(configuration: Configuration, remoteAddress: String, now: ContinuousClock.Instant) {
         self.configuration = configuration
         self.remoteAddress = remoteAddress
-        parser = HTTP1RequestParser(limits: configuration.limits)
-        lastReceiveAt = now
+        state = .reading(Reading(parser: HTTP1RequestParser(limits: configuration.limits), lastReceiveAt: now))
         lastActivityAt = now
     }
 
     /// Whether the owner should read from the socket now.
     var wantsRead: Bool {
-        !closed && !inputClosed && acceptingRequests && slots.count < configuration.maxPipelineDepth
+        guard case .reading(let reading) = state else { return false }
+        return !reading.inputEnded && slots.count < configuration.maxPipelineDepth
     }
 
     /// Requests dispatched or rejected whose responses have not been written yet.
     var outstandingResponses: Int { slots.count }
 
+    /// Whether the connection has closed (a ``Action/close(graceful:)`` was returned).
+    var isClosed: Bool {
+        if case .closed = state { return true }
+        return false
+    }
+
     // MARK: - Events
 
     /// Bytes arrived from the peer.
     mutating func receive(_ bytes: some Collection<UInt8>, now: ContinuousClock.Instant) -> [Action] {
-        guard !closed else { return [] }
-        lastReceiveAt = now
+        switch state {
+        case .reading(var reading):
+            state = .modifying
+            reading.lastReceiveAt = now
+            reading.parser.feed(bytes)
+            state = .reading(reading)
+        case .finishing:
+            break  // No request will be parsed again: the bytes are dropped.
+        case .closed:
+            return []
+        case .modifying:
+            preconditionFailure("HTTP1ConnectionStateMachine re-entered")
+        }
         lastActivityAt = now
-        parser.feed(bytes)
         return pump(now: now)
     }
 
@@ -101,15 +139,25 @@ struct HTTP1ConnectionStateMachine: Sendable {
     /// requests are still answered with whatever their handlers return; then the connection
     /// closes. Writing to a vanished peer fails and closes it sooner.
     mutating func receiveEndOfStream(now: ContinuousClock.Instant) -> [Action] {
-        guard !closed else { return [] }
-        inputClosed = true
+        switch state {
+        case .reading(var reading):
+            state = .modifying
+            reading.inputEnded = true
+            state = .reading(reading)
+        case .finishing:
+            break
+        case .closed:
+            return []
+        case .modifying:
+            preconditionFailure("HTTP1ConnectionStateMachine re-entered")
+        }
         let actions = pump(now: now)
-        return closed || slots.isEmpty ? actions : actions + [.cancelHandlers]
+        return isClosed || slots.isEmpty ? actions : actions + [.cancelHandlers]
     }
 
     /// The handler for request `sequence` returned `response`. Unknown sequences are ignored.
     mutating func responseReady(sequence: UInt64, response: HTTPResponse, now: ContinuousClock.Instant) -> [Action] {
-        guard !closed, let index = slots.firstIndex(where: { $0.sequence == sequence }) else { return [] }
+        guard !isClosed, let index = slots.firstIndex(where: { $0.sequence == sequence }) else { return [] }
         slots[index].response = response
         return pump(now: now)
     }
@@ -121,39 +169,54 @@ struct HTTP1ConnectionStateMachine: Sendable {
 
     /// Checks the timeouts; `outputPending` says whether written bytes are still queued.
     mutating func tick(now: ContinuousClock.Instant, outputPending: Bool) -> [Action] {
-        guard !closed else { return [] }
-        if outputPending {
-            return now - lastActivityAt > configuration.idleTimeout ? close(graceful: false) : []
-        }
-        guard wantsRead else { return [] }
-        switch parser.progress {
-        case .head:
-            if let started = headStartedAt, now - started > configuration.requestHeadTimeout {
-                acceptingRequests = false
-                var slot = Slot(sequence: nextSequence, startedAt: now)
-                slot.response = .googleError(408, "request head not received within the timeout")
-                slot.closesConnection = true
-                slots.append(slot)
-                nextSequence += 1
-                return flush(now: now)
+        switch state {
+        case .closed:
+            return []
+        case .modifying:
+            preconditionFailure("HTTP1ConnectionStateMachine re-entered")
+        case .finishing:
+            return outputPending && now - lastActivityAt > configuration.idleTimeout ? close(graceful: false) : []
+        case .reading(let reading):
+            if outputPending {
+                return now - lastActivityAt > configuration.idleTimeout ? close(graceful: false) : []
             }
-        case .body:
-            if now - lastReceiveAt > configuration.bodyReadTimeout { return close(graceful: false) }
-        case .idle:
-            if slots.isEmpty && now - lastActivityAt > configuration.idleTimeout { return close(graceful: false) }
-        case .failed:
-            break
+            guard wantsRead else { return [] }
+            switch reading.parser.progress {
+            case .head:
+                if let started = reading.headStartedAt, now - started > configuration.requestHeadTimeout {
+                    state = .finishing
+                    var slot = Slot(sequence: nextSequence, startedAt: now)
+                    slot.response = .googleError(408, "request head not received within the timeout")
+                    slot.closesConnection = true
+                    slots.append(slot)
+                    nextSequence += 1
+                    return flush(now: now)
+                }
+            case .body:
+                if now - reading.lastReceiveAt > configuration.bodyReadTimeout { return close(graceful: false) }
+            case .idle:
+                if slots.isEmpty && now - lastActivityAt > configuration.idleTimeout { return close(graceful: false) }
+            case .failed:
+                break
+            }
+            return []
         }
-        return []
     }
 
     /// Server shutdown: take no new requests, finish outstanding ones (the last response says
     /// `connection: close`), then close. A request still being received is abandoned.
     mutating func beginDrain(now: ContinuousClock.Instant) -> [Action] {
-        guard !closed else { return [] }
-        draining = true
-        acceptingRequests = false
+        switch state {
+        case .reading, .finishing:
+            state = .finishing
+        case .closed:
+            return []
+        case .modifying:
+            preconditionFailure("HTTP1ConnectionStateMachine re-entered")
+        }
         slots.removeAll { $0.context == nil && $0.response == nil }
+        guard let last = slots.indices.last else { return close(graceful: true) }
+        slots[last].closesConnection = true
         return flush(now: now)
     }
 
@@ -162,8 +225,10 @@ struct HTTP1ConnectionStateMachine: Sendable {
     /// Writes what is ready (freeing pipeline slots), parses what now fits, writes again.
     private mutating func pump(now: ContinuousClock.Instant) -> [Action] {
         var actions = flush(now: now)
-        if closed { return actions }
-        while acceptingRequests && slots.count < configuration.maxPipelineDepth, let event = parser.next() {
+        guard case .reading(var reading) = state else { return actions }
+        state = .modifying
+        var takesMore = true
+        while takesMore && slots.count < configuration.maxPipelineDepth, let event = reading.parser.next() {
             switch event {
             case .expectContinue:
                 var slot = Slot(sequence: nextSequence, startedAt: now)
@@ -187,8 +252,8 @@ struct HTTP1ConnectionStateMachine: Sendable {
                 }
                 actions.append(.dispatch(sequence: nextSequence, request: request))
                 nextSequence += 1
-                headStartedAt = nil
-                if !parsed.keepAlive { acceptingRequests = false }
+                reading.headStartedAt = nil
+                if !parsed.keepAlive { takesMore = false }
             case .error(let error):
                 var slot = Slot(sequence: nextSequence, startedAt: now)
                 if let last = slots.indices.last, slots[last].sequence == nextSequence { slot = slots.removeLast() }
@@ -197,17 +262,24 @@ struct HTTP1ConnectionStateMachine: Sendable {
                 slot.awaitingContinue = false
                 slots.append(slot)
                 nextSequence += 1
-                acceptingRequests = false
+                takesMore = false
             }
         }
-        if parser.progress == .head {
-            if headStartedAt == nil { headStartedAt = now }
+        if !takesMore {
+            state = .finishing  // The parser and what it still buffers are dropped.
         } else {
-            headStartedAt = nil
+            if reading.parser.progress == .head {
+                if reading.headStartedAt == nil { reading.headStartedAt = now }
+            } else {
+                reading.headStartedAt = nil
+            }
+            state = .reading(reading)
         }
         return actions + flush(now: now)
     }
 
+    /// Writes the responses at the head of the queue that are ready, and `100 Continue` when
+    /// the request at the head waits for it; closes when nothing more will be answered.
     private mutating func flush(now: ContinuousClock.Instant) -> [Action] {
         var actions: [Action] = []
         while let first = slots.first {
@@ -215,16 +287,15 @@ struct HTTP1ConnectionStateMachine: Sendable {
                 if first.awaitingContinue {
                     actions.append(.write(HTTP1ResponseSerializer.continueResponse))
                     slots[0].awaitingContinue = false
-                    lastReceiveAt = now  // The body clock starts when the peer is told to send.
+                    bodyClockStarts(now: now)
                 }
                 break
             }
             slots.removeFirst()
-            let isLastWhileDraining = draining && slots.isEmpty
             var context =
                 first.context
                 ?? .init(requestMethod: "GET", requestMinorVersion: 1, keepAlive: false)
-            context.keepAlive = context.keepAlive && !first.closesConnection && !isLastWhileDraining
+            context.keepAlive = context.keepAlive && !first.closesConnection
             let message = HTTP1ResponseSerializer.serialize(response, context: context)
             actions.append(.write(message.head))
             if !message.body.isEmpty { actions.append(.write(message.body)) }
@@ -236,12 +307,29 @@ struct HTTP1ConnectionStateMachine: Sendable {
                         + "\(Self.formatMilliseconds(elapsed))ms"))
             if !context.keepAlive { return actions + close(graceful: true) }
         }
-        if slots.isEmpty && (inputClosed || draining) { return actions + close(graceful: true) }
-        return actions
+        guard slots.isEmpty else { return actions }
+        switch state {
+        case .reading(let reading) where reading.inputEnded:
+            return actions + close(graceful: true)
+        case .finishing:
+            // Unreachable while the last queued response closes; kept so the connection
+            // cannot be left with reading paused and nothing to answer.
+            return actions + close(graceful: true)
+        case .reading, .closed, .modifying:
+            return actions
+        }
+    }
+
+    /// The peer was told to send the body (`100 Continue`): its body clock starts now.
+    private mutating func bodyClockStarts(now: ContinuousClock.Instant) {
+        guard case .reading(var reading) = state else { return }
+        state = .modifying
+        reading.lastReceiveAt = now
+        state = .reading(reading)
     }
 
     private mutating func close(graceful: Bool) -> [Action] {
-        closed = true
+        state = .closed
         slots.removeAll()
         return [.close(graceful: graceful)]
     }
