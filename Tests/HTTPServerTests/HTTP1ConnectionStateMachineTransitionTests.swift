@@ -182,4 +182,20 @@ import Testing
         #expect(m.tick(now: t0 + .seconds(60), outputPending: false).isEmpty)
         #expect(kinds(m.tick(now: t0 + .seconds(71), outputPending: false)) == ["close now"])
     }
+
+    @Test func badBodyAfterContinueGetsItsErrorResponse() {
+        var m = machine()
+        let head = "PUT / HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nTransfer-Encoding: chunked\r\n\r\n"
+        #expect(kinds(m.receive(Array(head.utf8), now: t0)) == ["write 100 Continue"])
+        #expect(kinds(m.receive(Array("zz\r\n".utf8), now: t0)) == ["write 400 Bad Request", "log", "close graceful"])
+    }
+
+    @Test func responseForARequestNotYetDispatchedIsIgnored() {
+        var m = machine()
+        _ = m.receive(Array(get.utf8), now: t0)
+        let head = "PUT / HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 1\r\n\r\n"
+        _ = m.receive(Array(head.utf8), now: t0)
+        #expect(m.responseReady(sequence: 1, response: .text(200, ""), now: t0).isEmpty)
+        #expect(m.outstandingResponses == 2)
+    }
 }

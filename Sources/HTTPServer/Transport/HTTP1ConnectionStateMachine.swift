@@ -68,12 +68,23 @@ struct HTTP1ConnectionStateMachine: Sendable {
 
     /// One request whose response has not been written yet.
     private struct Slot: Sendable {
+        /// How far the request has got.
+        enum Stage: Sendable {
+            /// Its head asked for `100 Continue` (owed until written); its body has not arrived.
+            case awaitingBody(continueOwed: Bool)
+            /// Dispatched to its handler; answered as the request's `context` says.
+            case dispatched(HTTP1ResponseSerializer.Context)
+            /// The response is ready; `context` is `nil` for a request rejected before it was
+            /// complete (no method or version known).
+            case answered(HTTPResponse, context: HTTP1ResponseSerializer.Context?)
+        }
+
         let sequence: UInt64
-        var context: HTTP1ResponseSerializer.Context?
+        var stage: Stage
         var requestLine = "-"
         var startedAt: ContinuousClock.Instant
-        var awaitingContinue = false
-        var response: HTTPResponse?
+        /// The connection closes after this response (an error, a timeout, or the last one
+        /// while draining).
         var closesConnection = false
     }
 
@@ -157,8 +168,10 @@ struct HTTP1ConnectionStateMachine: Sendable {
 
     /// The handler for request `sequence` returned `response`. Unknown sequences are ignored.
     mutating func responseReady(sequence: UInt64, response: HTTPResponse, now: ContinuousClock.Instant) -> [Action] {
-        guard !isClosed, let index = slots.firstIndex(where: { $0.sequence == sequence }) else { return [] }
-        slots[index].response = response
+        guard !isClosed, let index = slots.firstIndex(where: { $0.sequence == sequence }),
+            case .dispatched(let context) = slots[index].stage
+        else { return [] }
+        slots[index].stage = .answered(response, context: context)
         return pump(now: now)
     }
 
@@ -185,10 +198,11 @@ struct HTTP1ConnectionStateMachine: Sendable {
             case .head:
                 if let started = reading.headStartedAt, now - started > configuration.requestHeadTimeout {
                     state = .finishing
-                    var slot = Slot(sequence: nextSequence, startedAt: now)
-                    slot.response = .googleError(408, "request head not received within the timeout")
-                    slot.closesConnection = true
-                    slots.append(slot)
+                    let response = HTTPResponse.googleError(408, "request head not received within the timeout")
+                    slots.append(
+                        Slot(
+                            sequence: nextSequence, stage: .answered(response, context: nil), startedAt: now,
+                            closesConnection: true))
                     nextSequence += 1
                     return flush(now: now)
                 }
@@ -214,7 +228,10 @@ struct HTTP1ConnectionStateMachine: Sendable {
         case .modifying:
             preconditionFailure("HTTP1ConnectionStateMachine re-entered")
         }
-        slots.removeAll { $0.context == nil && $0.response == nil }
+        slots.removeAll {
+            if case .awaitingBody = $0.stage { return true }
+            return false
+        }
         guard let last = slots.indices.last else { return close(graceful: true) }
         slots[last].closesConnection = true
         return flush(now: now)
@@ -231,9 +248,7 @@ struct HTTP1ConnectionStateMachine: Sendable {
         while takesMore && slots.count < configuration.maxPipelineDepth, let event = reading.parser.next() {
             switch event {
             case .expectContinue:
-                var slot = Slot(sequence: nextSequence, startedAt: now)
-                slot.awaitingContinue = true
-                slots.append(slot)
+                slots.append(Slot(sequence: nextSequence, stage: .awaitingBody(continueOwed: true), startedAt: now))
             case .request(let parsed):
                 var request = parsed.request
                 request.remoteAddress = remoteAddress
@@ -241,25 +256,26 @@ struct HTTP1ConnectionStateMachine: Sendable {
                     requestMethod: request.method, requestMinorVersion: parsed.minorVersion,
                     keepAlive: parsed.keepAlive)
                 if let last = slots.indices.last, slots[last].sequence == nextSequence {
-                    slots[last].context = context
+                    slots[last].stage = .dispatched(context)
                     slots[last].requestLine = parsed.requestLine
                     slots[last].startedAt = now
-                    slots[last].awaitingContinue = false
                 } else {
-                    var slot = Slot(sequence: nextSequence, context: context, startedAt: now)
-                    slot.requestLine = parsed.requestLine
-                    slots.append(slot)
+                    slots.append(
+                        Slot(
+                            sequence: nextSequence, stage: .dispatched(context), requestLine: parsed.requestLine,
+                            startedAt: now))
                 }
                 actions.append(.dispatch(sequence: nextSequence, request: request))
                 nextSequence += 1
                 reading.headStartedAt = nil
                 if !parsed.keepAlive { takesMore = false }
             case .error(let error):
-                var slot = Slot(sequence: nextSequence, startedAt: now)
-                if let last = slots.indices.last, slots[last].sequence == nextSequence { slot = slots.removeLast() }
-                slot.response = HTTP1ResponseSerializer.errorResponse(for: error)
+                let response = HTTP1ResponseSerializer.errorResponse(for: error)
+                var slot = Slot(sequence: nextSequence, stage: .answered(response, context: nil), startedAt: now)
+                if let last = slots.indices.last, slots[last].sequence == nextSequence {
+                    slot.startedAt = slots.removeLast().startedAt  // The request that was awaiting its body.
+                }
                 slot.closesConnection = true
-                slot.awaitingContinue = false
                 slots.append(slot)
                 nextSequence += 1
                 takesMore = false
@@ -283,17 +299,23 @@ struct HTTP1ConnectionStateMachine: Sendable {
     private mutating func flush(now: ContinuousClock.Instant) -> [Action] {
         var actions: [Action] = []
         while let first = slots.first {
-            guard let response = first.response else {
-                if first.awaitingContinue {
-                    actions.append(.write(HTTP1ResponseSerializer.continueResponse))
-                    slots[0].awaitingContinue = false
-                    bodyClockStarts(now: now)
-                }
-                break
+            let response: HTTPResponse
+            let answeredContext: HTTP1ResponseSerializer.Context?
+            switch first.stage {
+            case .awaitingBody(continueOwed: true):
+                actions.append(.write(HTTP1ResponseSerializer.continueResponse))
+                slots[0].stage = .awaitingBody(continueOwed: false)
+                bodyClockStarts(now: now)
+                return actions
+            case .awaitingBody(continueOwed: false), .dispatched:
+                return actions
+            case .answered(let ready, let context):
+                response = ready
+                answeredContext = context
             }
             slots.removeFirst()
             var context =
-                first.context
+                answeredContext
                 ?? .init(requestMethod: "GET", requestMinorVersion: 1, keepAlive: false)
             context.keepAlive = context.keepAlive && !first.closesConnection
             let message = HTTP1ResponseSerializer.serialize(response, context: context)
