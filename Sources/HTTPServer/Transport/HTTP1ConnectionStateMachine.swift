@@ -42,24 +42,30 @@ struct HTTP1ConnectionStateMachine: Sendable {
     }
 
     /// Where the connection is in its life; each case holds what is valid only there.
+    ///
+    /// `reading` → `finishing` → `closed`, or straight to `closed` (a timeout, the peer's end
+    /// of stream with nothing outstanding). Payloads are plain values (no references), so a
+    /// transition is a store: the parser, which owns the receive buffer, is a stored property
+    /// of the machine, consulted only while `reading`.
     private enum State: Sendable {
-        /// Taking requests: the parser turns received bytes into requests.
-        case reading(Reading)
+        /// Taking requests: the parser turns received bytes into requests. After the peer's
+        /// end of stream (`input: .ended`) only bytes already received are parsed.
+        case reading(Reading, input: Input)
         /// Taking no more requests (the last one said `connection: close`, was rejected, timed
         /// out, or the server is draining): the last queued response closes the connection.
         case finishing
         /// Closed; every event is ignored.
         case closed
-        /// Only while an event method mutates the `reading` payload in place, so the parser's
-        /// buffer is not copied on write; never observable between events.
-        case modifying
     }
 
-    /// The request side while requests are taken.
+    /// Whether the peer may still send.
+    private enum Input: Sendable {
+        case open
+        case ended
+    }
+
+    /// The request clocks while requests are taken.
     private struct Reading: Sendable {
-        var parser: HTTP1RequestParser
-        /// The peer ended its side: only bytes already received are parsed, none are read.
-        var inputEnded = false
         /// When the request head now arriving began, for ``Configuration/requestHeadTimeout``.
         var headStartedAt: ContinuousClock.Instant?
         /// When bytes last arrived (or `100 Continue` was sent), for ``Configuration/bodyReadTimeout``.
@@ -93,6 +99,8 @@ struct HTTP1ConnectionStateMachine: Sendable {
     /// The peer, `"host:port"`; copied into every dispatched request and log line.
     let remoteAddress: String
     private var state: State
+    /// Turns received bytes into requests; fed and read only in the `reading` state.
+    private var parser: HTTP1RequestParser
     /// Outstanding requests in order; empty once closed.
     private var slots: [Slot] = []
     private var nextSequence: UInt64 = 0
@@ -103,14 +111,15 @@ struct HTTP1ConnectionStateMachine: Sendable {
     init(configuration: Configuration, remoteAddress: String, now: ContinuousClock.Instant) {
         self.configuration = configuration
         self.remoteAddress = remoteAddress
-        state = .reading(Reading(parser: HTTP1RequestParser(limits: configuration.limits), lastReceiveAt: now))
+        state = .reading(Reading(lastReceiveAt: now), input: .open)
+        parser = HTTP1RequestParser(limits: configuration.limits)
         lastActivityAt = now
     }
 
     /// Whether the owner should read from the socket now.
     var wantsRead: Bool {
-        guard case .reading(let reading) = state else { return false }
-        return !reading.inputEnded && slots.count < configuration.maxPipelineDepth
+        guard case .reading(_, input: .open) = state else { return false }
+        return slots.count < configuration.maxPipelineDepth
     }
 
     /// Requests dispatched or rejected whose responses have not been written yet.
@@ -127,17 +136,14 @@ struct HTTP1ConnectionStateMachine: Sendable {
     /// Bytes arrived from the peer.
     mutating func receive(_ bytes: some Collection<UInt8>, now: ContinuousClock.Instant) -> [Action] {
         switch state {
-        case .reading(var reading):
-            state = .modifying
+        case .reading(var reading, let input):
             reading.lastReceiveAt = now
-            reading.parser.feed(bytes)
-            state = .reading(reading)
+            state = .reading(reading, input: input)
+            parser.feed(bytes)
         case .finishing:
             break  // No request will be parsed again: the bytes are dropped.
         case .closed:
             return []
-        case .modifying:
-            preconditionFailure("HTTP1ConnectionStateMachine re-entered")
         }
         lastActivityAt = now
         return pump(now: now)
@@ -151,16 +157,12 @@ struct HTTP1ConnectionStateMachine: Sendable {
     /// closes. Writing to a vanished peer fails and closes it sooner.
     mutating func receiveEndOfStream(now: ContinuousClock.Instant) -> [Action] {
         switch state {
-        case .reading(var reading):
-            state = .modifying
-            reading.inputEnded = true
-            state = .reading(reading)
+        case .reading(let reading, _):
+            state = .reading(reading, input: .ended)
         case .finishing:
             break
         case .closed:
             return []
-        case .modifying:
-            preconditionFailure("HTTP1ConnectionStateMachine re-entered")
         }
         let actions = pump(now: now)
         return isClosed || slots.isEmpty ? actions : actions + [.cancelHandlers]
@@ -185,16 +187,14 @@ struct HTTP1ConnectionStateMachine: Sendable {
         switch state {
         case .closed:
             return []
-        case .modifying:
-            preconditionFailure("HTTP1ConnectionStateMachine re-entered")
         case .finishing:
             return outputPending && now - lastActivityAt > configuration.idleTimeout ? close(graceful: false) : []
-        case .reading(let reading):
+        case .reading(let reading, _):
             if outputPending {
                 return now - lastActivityAt > configuration.idleTimeout ? close(graceful: false) : []
             }
             guard wantsRead else { return [] }
-            switch reading.parser.progress {
+            switch parser.progress {
             case .head:
                 if let started = reading.headStartedAt, now - started > configuration.requestHeadTimeout {
                     state = .finishing
@@ -225,8 +225,6 @@ struct HTTP1ConnectionStateMachine: Sendable {
             state = .finishing
         case .closed:
             return []
-        case .modifying:
-            preconditionFailure("HTTP1ConnectionStateMachine re-entered")
         }
         slots.removeAll {
             if case .awaitingBody = $0.stage { return true }
@@ -242,10 +240,9 @@ struct HTTP1ConnectionStateMachine: Sendable {
     /// Writes what is ready (freeing pipeline slots), parses what now fits, writes again.
     private mutating func pump(now: ContinuousClock.Instant) -> [Action] {
         var actions = flush(now: now)
-        guard case .reading(var reading) = state else { return actions }
-        state = .modifying
+        guard case .reading(var reading, let input) = state else { return actions }
         var takesMore = true
-        while takesMore && slots.count < configuration.maxPipelineDepth, let event = reading.parser.next() {
+        while takesMore && slots.count < configuration.maxPipelineDepth, let event = parser.next() {
             switch event {
             case .expectContinue:
                 slots.append(Slot(sequence: nextSequence, stage: .awaitingBody(continueOwed: true), startedAt: now))
@@ -282,14 +279,14 @@ struct HTTP1ConnectionStateMachine: Sendable {
             }
         }
         if !takesMore {
-            state = .finishing  // The parser and what it still buffers are dropped.
+            state = .finishing  // What the parser still buffers is never read.
         } else {
-            if reading.parser.progress == .head {
+            if parser.progress == .head {
                 if reading.headStartedAt == nil { reading.headStartedAt = now }
             } else {
                 reading.headStartedAt = nil
             }
-            state = .reading(reading)
+            state = .reading(reading, input: input)
         }
         return actions + flush(now: now)
     }
@@ -331,23 +328,22 @@ struct HTTP1ConnectionStateMachine: Sendable {
         }
         guard slots.isEmpty else { return actions }
         switch state {
-        case .reading(let reading) where reading.inputEnded:
+        case .reading(_, input: .ended):
             return actions + close(graceful: true)
         case .finishing:
             // Unreachable while the last queued response closes; kept so the connection
             // cannot be left with reading paused and nothing to answer.
             return actions + close(graceful: true)
-        case .reading, .closed, .modifying:
+        case .reading, .closed:
             return actions
         }
     }
 
     /// The peer was told to send the body (`100 Continue`): its body clock starts now.
     private mutating func bodyClockStarts(now: ContinuousClock.Instant) {
-        guard case .reading(var reading) = state else { return }
-        state = .modifying
+        guard case .reading(var reading, let input) = state else { return }
         reading.lastReceiveAt = now
-        state = .reading(reading)
+        state = .reading(reading, input: input)
     }
 
     private mutating func close(graceful: Bool) -> [Action] {
