@@ -20,12 +20,20 @@ final class ServerConnection: EventLoopSource {
         let task: Task<Void, Never>
     }
 
+    /// The HTTP/1.1 state machine, boxed so that the phase's payload is one reference and
+    /// events mutate the machine in place (no copy of its queue or parser buffer).
+    private final class HTTP1Box {
+        var machine: HTTP1ConnectionStateMachine
+
+        init(_ machine: HTTP1ConnectionStateMachine) { self.machine = machine }
+    }
+
     /// Where the connection is in its life; each case holds what is valid only there.
     private enum Phase {
         /// The first bytes, until they tell the protocol.
         case sniffing(sniffed: [UInt8])
         /// Speaking HTTP/1.1 through its state machine.
-        case http1(HTTP1ConnectionStateMachine, input: Input)
+        case http1(HTTP1Box, input: Input)
         /// HTTP/1.1 is over (its state machine asked for a graceful close): writing the last
         /// response, then lingering.
         case http1Flushing(input: Input)
@@ -37,9 +45,6 @@ final class ServerConnection: EventLoopSource {
         case lingering(until: ContinuousClock.Instant, discardedBytes: Int, http2: HTTP2Link?)
         /// The descriptor is released; every event is ignored.
         case closed
-        /// Only while the HTTP/1.1 state machine is mutated in place (so it is not copied on
-        /// write); never observable between calls.
-        case modifying
     }
 
     /// Bytes queued on an HTTP/2 byte stream above which writers wait / below which they resume.
@@ -86,8 +91,8 @@ final class ServerConnection: EventLoopSource {
     private var wantsRead: Bool {
         switch phase {
         case .sniffing, .lingering: true
-        case .http1(let machine, _): machine.wantsRead
-        case .http1Flushing, .closed, .modifying: false
+        case .http1(let box, _): box.machine.wantsRead
+        case .http1Flushing, .closed: false
         case .http2(let link, let input), .http2Flushing(let link, let input):
             input == .open && !link.stream.isReadPaused
         }
@@ -131,7 +136,7 @@ final class ServerConnection: EventLoopSource {
     private func received(_ bytes: UnsafeRawBufferPointer) {
         switch phase {
         case .sniffing(var sniffed):
-            phase = .modifying
+            phase = .sniffing(sniffed: [])  // So the append below does not copy.
             sniffed.append(contentsOf: bytes)
             guard let verdict = ProtocolSniffer.classify(sniffed) else {
                 phase = .sniffing(sniffed: sniffed)
@@ -143,12 +148,11 @@ final class ServerConnection: EventLoopSource {
                 var machine = HTTP1ConnectionStateMachine(
                     configuration: core.configuration.http1, remoteAddress: remoteAddress, now: now)
                 let actions = machine.receive(sniffed, now: now)
-                phase = .http1(machine, input: .open)
+                phase = .http1(HTTP1Box(machine), input: .open)
                 perform(actions)
             case .http2:
                 startHTTP2(initialBytes: sniffed)
             case .tls:
-                phase = .sniffing(sniffed: [])
                 core.log(
                     "\(remoteAddress) sent a TLS handshake to this plaintext port; "
                         + "configure the client for plaintext (e.g. emulator host with SSL disabled)")
@@ -168,8 +172,6 @@ final class ServerConnection: EventLoopSource {
             }
         case .http1Flushing, .closed:
             break
-        case .modifying:
-            preconditionFailure("ServerConnection re-entered")
         }
     }
 
@@ -177,11 +179,9 @@ final class ServerConnection: EventLoopSource {
         switch phase {
         case .sniffing, .lingering, .closed:
             close()
-        case .http1(var machine, _):
-            phase = .modifying
-            let actions = machine.receiveEndOfStream(now: core.now)
-            phase = .http1(machine, input: .ended)
-            perform(actions)
+        case .http1(let box, _):
+            phase = .http1(box, input: .ended)
+            perform(box.machine.receiveEndOfStream(now: core.now))
         case .http1Flushing:
             phase = .http1Flushing(input: .ended)
             flush()
@@ -191,26 +191,21 @@ final class ServerConnection: EventLoopSource {
         case .http2Flushing(let link, _):
             phase = .http2Flushing(link, input: .ended)
             link.stream.deliverEndOfStream()
-        case .modifying:
-            preconditionFailure("ServerConnection re-entered")
         }
     }
 
     // MARK: - HTTP/1.1
 
-    /// Runs one event of the HTTP/1.1 state machine in place, then performs its actions.
+    /// Runs one event of the HTTP/1.1 state machine, then performs its actions.
     ///
     /// Once HTTP/1.1 is over (`http1Flushing`), events have no actions left but still flush.
     private func withHTTP1(_ event: (inout HTTP1ConnectionStateMachine) -> [HTTP1ConnectionStateMachine.Action]) {
         switch phase {
-        case .http1(var machine, let input):
-            phase = .modifying
-            let actions = event(&machine)
-            phase = .http1(machine, input: input)
-            perform(actions)
+        case .http1(let box, _):
+            perform(event(&box.machine))
         case .http1Flushing:
             flush()
-        case .sniffing, .http2, .http2Flushing, .lingering, .closed, .modifying:
+        case .sniffing, .http2, .http2Flushing, .lingering, .closed:
             break
         }
     }
@@ -265,7 +260,6 @@ final class ServerConnection: EventLoopSource {
 
     private func startHTTP2(initialBytes: [UInt8]) {
         guard let http2Handler = core.http2Handler else {
-            phase = .sniffing(sniffed: [])
             core.log("\(remoteAddress) opened an HTTP/2 connection, but no HTTP/2 handler is configured; closing")
             close()
             return
@@ -310,7 +304,7 @@ final class ServerConnection: EventLoopSource {
             phase = .http2Flushing(link, input: input)
         case .http2Flushing:
             break
-        case .sniffing, .http1, .http1Flushing, .lingering, .closed, .modifying:
+        case .sniffing, .http1, .http1Flushing, .lingering, .closed:
             return
         }
         flush()
@@ -331,11 +325,7 @@ final class ServerConnection: EventLoopSource {
             if written > 0 {
                 let now = core.now
                 lastWriteProgress = now
-                if case .http1(var machine, let input) = phase {
-                    phase = .modifying
-                    machine.wroteBytes(now: now)
-                    phase = .http1(machine, input: input)
-                }
+                if case .http1(let box, _) = phase { box.machine.wroteBytes(now: now) }
             }
             if outbound.pendingBytes < Self.writeLowWater && !writeWaiters.isEmpty {
                 let waiters = writeWaiters
@@ -353,7 +343,7 @@ final class ServerConnection: EventLoopSource {
         switch phase {
         case .http1Flushing(let input): startLingering(input: input, http2: nil)
         case .http2Flushing(let link, let input): startLingering(input: input, http2: link)
-        case .sniffing, .http1, .http2, .lingering, .closed, .modifying: break
+        case .sniffing, .http1, .http2, .lingering, .closed: break
         }
     }
 
@@ -402,8 +392,6 @@ final class ServerConnection: EventLoopSource {
             if now >= until { close() }
         case .closed:
             break
-        case .modifying:
-            preconditionFailure("ServerConnection re-entered")
         }
     }
 
@@ -420,8 +408,6 @@ final class ServerConnection: EventLoopSource {
             link.task.cancel()  // Tells the HTTP/2 handler to wind down (GOAWAY).
         case .lingering, .closed:
             break
-        case .modifying:
-            preconditionFailure("ServerConnection re-entered")
         }
     }
 
@@ -435,7 +421,7 @@ final class ServerConnection: EventLoopSource {
             http2 = link
         case .lingering(_, _, let link):
             http2 = link
-        case .sniffing, .http1, .http1Flushing, .modifying:
+        case .sniffing, .http1, .http1Flushing:
             http2 = nil
         }
         phase = .closed
