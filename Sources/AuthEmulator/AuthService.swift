@@ -1,5 +1,6 @@
 import Foundation
 import GoogleWire
+import Synchronization
 
 /// One Identity Toolkit / Secure Token / emulator operation Hearth implements.
 /// Raw values are the v1 method names (`accounts:<op>`, `securetoken …/token`, emulator paths).
@@ -76,7 +77,8 @@ public final class AuthService: Sendable {
     /// The project API-key requests map to (reference §4.1: any key → the default project).
     public let defaultProject: String
     let clock: @Sendable () -> Date
-    let lock = NSLock()
+    /// Held for the whole of each operation (it guards the store, not a value).
+    let lock = Mutex(())
 
     /// Creates the service.
     /// - Parameters:
@@ -94,8 +96,10 @@ public final class AuthService: Sendable {
     /// - Throws: `AuthError` as each operation documents (400 with a production code for
     ///   account errors, 501 outside the emulated subset, 500 when storage fails).
     public func perform(_ call: AuthCall) throws(AuthError) -> JSONValue {
-        lock.lock()
-        defer { lock.unlock() }
+        try lock.withLock { _ throws(AuthError) in try performLocked(call) }
+    }
+
+    private func performLocked(_ call: AuthCall) throws(AuthError) -> JSONValue {
         let p = call.project
         switch call.operation {
         case .signUp: return try signUp(call.body, project: p, privileged: call.privileged)

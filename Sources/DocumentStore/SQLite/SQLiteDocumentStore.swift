@@ -1,5 +1,6 @@
 import FirestoreModel
 import Foundation
+import Synchronization
 
 /// The durable `DocumentStore`: one SQLite file in WAL mode.
 ///
@@ -42,9 +43,10 @@ import Foundation
 /// Thread-safe; `commit` calls may come from any task (they are serialised by `writerLock`).
 public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     // @unchecked Sendable: `writer`, `databaseIDs`, `catalog` and `lastCommit` are only touched
-    // with `writerLock` held; `idleReaders` and `isClosed` only with `poolLock` held; `sequence`
-    // only with `sequenceLock` held (and bumped only under `writerLock` too); `path`,
-    // `durability`, `deleteOnClose` and `keepsVersions` are immutable.
+    // with `writerLock` held; `idleReaders` and `isClosed` only with `poolLock` held; `path`,
+    // `durability`, `deleteOnClose` and `keepsVersions` are immutable. Those two locks stay
+    // NSLocks: they guard non-Sendable `SQLiteConnection`s (C handles) that flow in from
+    // snapshots' properties and out to caller closures, which a Mutex's `inout sending` state refuses.
 
     /// How hard a commit waits for the disk before returning.
     public enum Durability: Sendable {
@@ -75,8 +77,7 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
 
     /// Counts commits and clears (document changes), bumped after each one's COMMIT, while
     /// `writerLock` is held. Lets a snapshot prove it is still current (see `repin`).
-    private var sequence: UInt64 = 0
-    private let sequenceLock = NSLock()
+    private let sequence = Mutex<UInt64>(0)
 
     private let poolLock = NSLock()
     private var idleReaders: [SQLiteConnection] = []
@@ -381,15 +382,11 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     // MARK: Snapshots
 
     private var currentSequence: UInt64 {
-        sequenceLock.lock()
-        defer { sequenceLock.unlock() }
-        return sequence
+        sequence.withLock { $0 }
     }
 
     private func bumpSequence() {
-        sequenceLock.lock()
-        sequence &+= 1
-        sequenceLock.unlock()
+        sequence.withLock { $0 &+= 1 }
     }
 
     /// `BEGIN`, then a read: a deferred transaction takes its WAL snapshot at its first read.

@@ -7,18 +7,32 @@
 /// socket drains (``waitIfOutputPaused()``); a stream's `sendData` waits while its own unsent
 /// body exceeds ``maxBufferedResponseBytes``.
 actor HTTP2Connection {
+    /// One open stream: its lifecycle, plus what it reports and who waits on it.
     private struct StreamRecord {
+        var state: HTTP2StreamState
         let body: AsyncThrowingStream<[UInt8], any Error>.Continuation
         let requestLine: String
         let startedAt: ContinuousClock.Instant
-        var unconsumed = 0
-        var status: Int?
-        var localEnded = false
-        var remoteEnded = false
-        var claimed = false
-        var handlerDone = false
         var bytesSent = 0
         var sendWaiters: [CheckedContinuation<Void, any Error>] = []
+    }
+
+    /// The connection's life.
+    private enum Lifecycle {
+        /// Taking streams.
+        case active
+        /// GOAWAY sent: new streams are refused; the connection closes once the rest ended.
+        case goingAway
+        /// The socket is gone; every stream was failed.
+        case ended
+    }
+
+    /// Whether frames are serialized now.
+    private enum Output {
+        /// Serializing; `bytesSinceWritable` toward ``HTTP2Connection/outputBurstBytes``.
+        case flowing(bytesSinceWritable: Int)
+        /// The burst limit was reached: waiting for the socket to drain.
+        case paused
     }
 
     /// Unsent response body bytes per stream above which `sendData` waits.
@@ -38,10 +52,18 @@ actor HTTP2Connection {
     /// Streams with senders waiting for their body to drain: `flush()` visits only these, so
     /// its cost does not grow with the number of open (e.g. idle Listen) streams.
     private var waitingStreams: Set<Int32> = []
-    private var goingAway = false
-    private var ended = false
-    private var outputPaused = false
-    private var bytesSinceWritable = 0
+    private var lifecycle = Lifecycle.active
+    private var output = Output.flowing(bytesSinceWritable: 0)
+
+    private var ended: Bool {
+        if case .ended = lifecycle { return true }
+        return false
+    }
+
+    private var outputPaused: Bool {
+        if case .paused = output { return true }
+        return false
+    }
 
     /// Creates the nghttp2 session for `connection` and queues the server preface.
     /// - Throws: ``NGHTTP2Session/SessionError`` if nghttp2 cannot allocate it.
@@ -84,14 +106,14 @@ actor HTTP2Connection {
             case .requestHeaders(let streamID, let fields, let endStream):
                 openStream(streamID, fields: fields, endStream: endStream)
             case .data(let streamID, let bytes):
-                if let record = streams[streamID], !record.handlerDone {
-                    streams[streamID]?.unconsumed += bytes.count
-                    record.body.yield(bytes)
-                } else {
+                switch streams[streamID]?.state.dataReceived(byteCount: bytes.count) {
+                case .deliver?:
+                    streams[streamID]?.body.yield(bytes)
+                case .returnCredit?, nil:
                     session.consume(streamID: streamID, byteCount: bytes.count)  // Nobody will read it.
                 }
             case .endStream(let streamID):
-                streams[streamID]?.remoteEnded = true
+                streams[streamID]?.state.endStreamReceived()
                 streams[streamID]?.body.finish()
             case .streamClosed(let streamID, let errorCode):
                 closeStream(streamID, errorCode: HTTP2ErrorCode(rawValue: errorCode))
@@ -117,7 +139,7 @@ actor HTTP2Connection {
         if authority.isEmpty, let host = headers["host"] { authority = host }
         let (chunks, body) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
         if endStream { body.finish() }
-        if goingAway {
+        if case .goingAway = lifecycle {
             body.finish(throwing: HTTP2StreamError.closed(.refusedStream))
             session.resetStream(streamID: streamID, errorCode: HTTP2ErrorCode.refusedStream.rawValue)
             return
@@ -129,7 +151,8 @@ actor HTTP2Connection {
             streamID: streamID, method: method, path: path, scheme: scheme, authority: authority, headers: headers,
             remoteAddress: connection.remoteAddress, requestBody: requestBody, connection: self)
         streams[streamID] = StreamRecord(
-            body: body, requestLine: "\(method) \(path)", startedAt: .now, remoteEnded: endStream)
+            state: HTTP2StreamState(remoteEnded: endStream), body: body, requestLine: "\(method) \(path)",
+            startedAt: .now)
         if case .terminated = newStreams.yield(stream) {
             streams[streamID] = nil
             body.finish(throwing: HTTP2StreamError.closed(.refusedStream))
@@ -139,8 +162,8 @@ actor HTTP2Connection {
 
     private func closeStream(_ streamID: Int32, errorCode: HTTP2ErrorCode) {
         guard let record = streams.removeValue(forKey: streamID) else { return }
-        session.consume(streamID: streamID, byteCount: record.unconsumed)
-        if record.remoteEnded {
+        session.consume(streamID: streamID, byteCount: record.state.unconsumed)
+        if record.state.remoteEnded {
             record.body.finish()
         } else {
             record.body.finish(throwing: HTTP2StreamError.closed(errorCode))
@@ -149,15 +172,14 @@ actor HTTP2Connection {
         let elapsed = ContinuousClock.now - record.startedAt
         let reset = errorCode == .noError ? "" : " reset \(errorCode)"
         log(
-            "\(connection.remoteAddress) \"\(record.requestLine) HTTP/2\" \(record.status ?? 0) "
+            "\(connection.remoteAddress) \"\(record.requestLine) HTTP/2\" \(record.state.response.status ?? 0) "
                 + "\(record.bytesSent)B \(Self.format(elapsed))ms\(reset)")
     }
 
     /// The handler took `byteCount` body bytes: return them to the flow-control windows.
     func consumed(streamID: Int32, byteCount: Int) async {
-        guard let record = streams[streamID] else { return }  // Closing already returned the credit.
-        let credit = min(byteCount, record.unconsumed)
-        streams[streamID]?.unconsumed -= credit
+        // Closing already returned the credit of a stream that is gone.
+        guard let credit = streams[streamID]?.state.consumed(byteCount: byteCount) else { return }
         session.consume(streamID: streamID, byteCount: credit)
         flush()
         await waitIfOutputPaused()
@@ -169,7 +191,7 @@ actor HTTP2Connection {
     func sendHeaders(streamID: Int32, status: Int, headers: HTTPHeaders, endStream: Bool) async throws(HTTP2StreamError)
     {
         guard let record = streams[streamID] else { throw .closed(nil) }
-        guard record.status == nil else { throw .headersAlreadySent }
+        try record.state.checkHeaders()
         var fields: [(name: String, value: String)] = [(":status", String((100...999).contains(status) ? status : 500))]
         for (name, value) in headers {
             let lowercased = name.lowercased()
@@ -178,20 +200,17 @@ actor HTTP2Connection {
         guard session.submitResponse(streamID: streamID, fields: fields, endStream: endStream) else {
             throw .closed(nil)
         }
-        streams[streamID]?.status = status
-        streams[streamID]?.localEnded = endStream
+        streams[streamID]?.state.headersSent(status: status, endStream: endStream)
         flush()
         await waitIfOutputPaused()
     }
 
     /// Queues response body bytes; see ``HTTP2Stream/sendData(_:endStream:)``.
     func sendData(streamID: Int32, bytes: [UInt8], endStream: Bool) async throws(HTTP2StreamError) {
-        guard let record = streams[streamID] else { throw .closed(nil) }
-        guard record.status != nil else { throw .invalidState("data before response headers") }
-        guard !record.localEnded else { throw .invalidState("data after the end of the response") }
+        guard streams[streamID] != nil else { throw .closed(nil) }
+        try streams[streamID]?.state.sendData(endStream: endStream)
         session.appendData(streamID: streamID, bytes: bytes, endStream: endStream)
         streams[streamID]?.bytesSent += bytes.count
-        streams[streamID]?.localEnded = endStream
         flush()
         while streams[streamID] != nil && session.pendingBodyBytes(streamID: streamID) > Self.maxBufferedResponseBytes {
             if outputPaused {
@@ -214,11 +233,9 @@ actor HTTP2Connection {
 
     /// Ends the response with trailers; see ``HTTP2Stream/sendTrailers(_:)``.
     func sendTrailers(streamID: Int32, trailers: HTTPHeaders) async throws(HTTP2StreamError) {
-        guard let record = streams[streamID] else { throw .closed(nil) }
-        guard record.status != nil else { throw .invalidState("trailers before response headers") }
-        guard !record.localEnded else { throw .invalidState("trailers after the end of the response") }
+        guard streams[streamID] != nil else { throw .closed(nil) }
+        try streams[streamID]?.state.sendTrailers()
         session.submitTrailers(streamID: streamID, fields: trailers.map { ($0.name.lowercased(), $0.value) })
-        streams[streamID]?.localEnded = true
         flush()
         await waitIfOutputPaused()
     }
@@ -242,8 +259,9 @@ actor HTTP2Connection {
                 connectionEnded()
                 return
             }
-            bytesSinceWritable += chunk.count
-            if bytesSinceWritable >= Self.outputBurstBytes { outputPaused = true }
+            guard case .flowing(let sent) = output else { break }
+            let total = sent + chunk.count
+            output = total >= Self.outputBurstBytes ? .paused : .flowing(bytesSinceWritable: total)
         }
         process(session.takeEvents())
         for streamID in waitingStreams {
@@ -257,7 +275,8 @@ actor HTTP2Connection {
                 for waiter in record.sendWaiters { waiter.resume() }
             }
         }
-        if !session.isActive || (goingAway && streams.isEmpty) { connection.close() }
+        let goneAway: Bool = if case .goingAway = lifecycle { streams.isEmpty } else { false }
+        if !session.isActive || goneAway { connection.close() }
     }
 
     /// If the burst limit was reached, waits until the socket drained and flushes again.
@@ -269,8 +288,7 @@ actor HTTP2Connection {
             connectionEnded()
             return
         }
-        outputPaused = false
-        bytesSinceWritable = 0
+        output = .flowing(bytesSinceWritable: 0)
         flush()
     }
 
@@ -278,22 +296,19 @@ actor HTTP2Connection {
 
     /// A handler task started for the stream.
     func claim(streamID: Int32) {
-        streams[streamID]?.claimed = true
+        streams[streamID]?.state.claim()
     }
 
     /// The handler returned: finish what it left open (reset if no headers were sent, end the
     /// body otherwise) and stop buffering request bytes nobody will read.
     func handlerFinished(streamID: Int32) async {
-        guard let record = streams[streamID] else { return }
-        streams[streamID]?.handlerDone = true
-        if record.status == nil {
-            session.resetStream(streamID: streamID, errorCode: HTTP2ErrorCode.internalError.rawValue)
-        } else if !record.localEnded {
-            session.appendData(streamID: streamID, bytes: [], endStream: true)
-            streams[streamID]?.localEnded = true
+        guard let finished = streams[streamID]?.state.handlerFinished(), let record = streams[streamID] else { return }
+        switch finished.ending {
+        case .reset: session.resetStream(streamID: streamID, errorCode: HTTP2ErrorCode.internalError.rawValue)
+        case .endBody: session.appendData(streamID: streamID, bytes: [], endStream: true)
+        case .alreadyEnded: break
         }
-        session.consume(streamID: streamID, byteCount: record.unconsumed)
-        streams[streamID]?.unconsumed = 0
+        session.consume(streamID: streamID, byteCount: finished.credit)
         record.body.finish()
         flush()
         await waitIfOutputPaused()
@@ -304,11 +319,11 @@ actor HTTP2Connection {
     /// - Returns: whether the connection had already ended (handlers should then be cancelled).
     func beginShutdown() async -> Bool {
         guard !ended else { return true }
-        if !goingAway {
-            goingAway = true
+        if case .active = lifecycle {
+            lifecycle = .goingAway
             session.submitGoaway(errorCode: HTTP2ErrorCode.noError.rawValue)
         }
-        for (streamID, record) in streams where !record.claimed {
+        for (streamID, record) in streams where record.state.isUnclaimed {
             session.resetStream(streamID: streamID, errorCode: HTTP2ErrorCode.refusedStream.rawValue)
         }
         flush()
@@ -319,7 +334,7 @@ actor HTTP2Connection {
     /// The socket is gone: fail every stream and stop accepting new ones.
     private func connectionEnded() {
         guard !ended else { return }
-        ended = true
+        lifecycle = .ended
         let open = streams
         streams = [:]
         for (_, record) in open {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Something registered with an ``EventLoop`` that reacts to readiness of one descriptor.
 ///
@@ -15,16 +16,21 @@ protocol EventLoopSource: AnyObject {
 /// and every closure passed to `execute` run on the loop thread, one at a time, so state they
 /// touch needs no further locking.
 final class EventLoop: @unchecked Sendable {
-    // @unchecked Sendable: `queued`, `wakePending` and `stopped` are only accessed under `lock`.
-    // Every other mutable property is touched only by the loop thread: in `run()` and in
-    // methods documented "loop thread only", which are called from sources, the tick callback
-    // or closures submitted with `execute` — all of which `run()` invokes on that thread.
+    // @unchecked Sendable: thread confinement, not a lock — every mutable property except
+    // `inbox` is touched only by the loop thread: in `run()` and in methods documented "loop
+    // thread only", which are called from sources, the tick callback or closures submitted with
+    // `execute` — all of which `run()` invokes on that thread.
     private let epollFD: Int32
     private let wakeFD: Int32
-    private let lock = NSLock()
-    private var queued: [@Sendable () -> Void] = []
-    private var wakePending = false
-    private var stopped = false
+
+    /// Work submitted from other threads, and whether the loop has been woken for it.
+    private struct Inbox {
+        var queued: [@Sendable () -> Void] = []
+        var wakePending = false
+        var stopped = false
+    }
+
+    private let inbox = Mutex(Inbox())
 
     private var sources: [UInt64: any EventLoopSource] = [:]
     private var nextToken: UInt64 = 1
@@ -80,16 +86,16 @@ final class EventLoop: @unchecked Sendable {
     /// - Returns: `false` if the loop has stopped; `work` is then dropped and never runs.
     @discardableResult
     func execute(_ work: @escaping @Sendable () -> Void) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !stopped else { return false }
-        queued.append(work)
-        if !wakePending {
-            wakePending = true
-            // Under the lock: the loop closes `wakeFD` only after setting `stopped` under it.
-            Syscall.eventFDSignal(wakeFD)
+        inbox.withLock { inbox in
+            guard !inbox.stopped else { return false }
+            inbox.queued.append(work)
+            if !inbox.wakePending {
+                inbox.wakePending = true
+                // Under the lock: the loop closes `wakeFD` only after setting `stopped` under it.
+                Syscall.eventFDSignal(wakeFD)
+            }
+            return true
         }
-        return true
     }
 
     /// Registers `fd` for `events` and routes its readiness to `source`; loop thread only.
@@ -141,10 +147,10 @@ final class EventLoop: @unchecked Sendable {
                 nextTick = clock.now.advanced(by: tickInterval)
             }
         }
-        lock.lock()
-        stopped = true
-        queued = []
-        lock.unlock()
+        inbox.withLock { inbox in
+            inbox.stopped = true
+            inbox.queued = []
+        }
         sources = [:]
         Syscall.close(wakeFD)
         Syscall.close(epollFD)
@@ -152,11 +158,11 @@ final class EventLoop: @unchecked Sendable {
 
     private func runQueued() {
         Syscall.eventFDDrain(wakeFD)
-        lock.lock()
-        let work = queued
-        queued = []
-        wakePending = false
-        lock.unlock()
+        var work: [@Sendable () -> Void] = []
+        inbox.withLock { inbox in
+            swap(&work, &inbox.queued)
+            inbox.wakePending = false
+        }
         for item in work { item() }
     }
 }

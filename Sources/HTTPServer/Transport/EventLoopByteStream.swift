@@ -1,4 +1,4 @@
-import Foundation
+import Synchronization
 
 /// The transport's ``ByteStreamConnection``: a connection on the event loop seen from async code.
 ///
@@ -6,19 +6,21 @@ import Foundation
 /// more than ``readHighWater`` bytes wait, the loop stops reading the socket until the reader
 /// catches up. Enqueued bytes hop to the loop with ``EventLoop/execute(_:)``, which runs
 /// closures in submission order, so bytes leave in `enqueue` order.
-final class EventLoopByteStream: ByteStreamConnection, @unchecked Sendable {
-    // @unchecked Sendable: `inbound`, `readWaiter`, `ended`, `closed` and `readPaused` are only
-    // accessed under `lock`; the other stored properties are immutable and Sendable.
+final class EventLoopByteStream: ByteStreamConnection, Sendable {
+    /// The reader's side, shared by the loop and the async reader.
+    private struct Inbound {
+        var bytes: [UInt8]
+        var readWaiter: CheckedContinuation<[UInt8]?, Never>?
+        var ended = false
+        var closed = false
+        var readPaused = false
+    }
+
     let remoteAddress: String
     private let loop: EventLoop
     private let core: ServerCore
     private let connection: UInt64
-    private let lock = NSLock()
-    private var inbound: [UInt8]
-    private var readWaiter: CheckedContinuation<[UInt8]?, Never>?
-    private var ended = false
-    private var closed = false
-    private var readPaused = false
+    private let inbound: Mutex<Inbound>
 
     /// Buffered inbound bytes at which the loop stops reading the socket.
     static let readHighWater = 1 << 20
@@ -29,12 +31,12 @@ final class EventLoopByteStream: ByteStreamConnection, @unchecked Sendable {
         self.loop = loop
         self.core = core
         self.connection = connection
-        self.inbound = initialBytes
+        self.inbound = Mutex(Inbound(bytes: initialBytes))
     }
 
     /// Whether the loop should stop reading because the reader is behind.
     var isReadPaused: Bool {
-        lock.withLock { readPaused }
+        inbound.withLock { $0.readPaused }
     }
 
     // MARK: - ByteStreamConnection
@@ -42,27 +44,36 @@ final class EventLoopByteStream: ByteStreamConnection, @unchecked Sendable {
     /// See ``ByteStreamConnection/read()``.
     func read() async -> [UInt8]? {
         await withCheckedContinuation { continuation in
-            lock.lock()
-            if !inbound.isEmpty {
-                let bytes = inbound
-                inbound = []
-                let wasPaused = readPaused
-                readPaused = false
-                lock.unlock()
+            enum Outcome {
+                case bytes([UInt8], wasPaused: Bool)
+                case end
+                case waiting
+            }
+            let outcome = inbound.withLock { inbound -> Outcome in
+                if !inbound.bytes.isEmpty {
+                    var bytes: [UInt8] = []
+                    swap(&bytes, &inbound.bytes)
+                    let wasPaused = inbound.readPaused
+                    inbound.readPaused = false
+                    return .bytes(bytes, wasPaused: wasPaused)
+                }
+                if inbound.ended || inbound.closed { return .end }
+                precondition(
+                    inbound.readWaiter == nil, "ByteStreamConnection.read() called while another read is pending")
+                inbound.readWaiter = continuation
+                return .waiting
+            }
+            switch outcome {
+            case .bytes(let bytes, let wasPaused):
                 if wasPaused {
                     loop.execute { [core, connection] in core.connection(connection)?.resumeReading() }
                 }
                 continuation.resume(returning: bytes)
-                return
-            }
-            if ended || closed {
-                lock.unlock()
+            case .end:
                 continuation.resume(returning: nil)
-                return
+            case .waiting:
+                break
             }
-            precondition(readWaiter == nil, "ByteStreamConnection.read() called while another read is pending")
-            readWaiter = continuation
-            lock.unlock()
         }
     }
 
@@ -70,13 +81,12 @@ final class EventLoopByteStream: ByteStreamConnection, @unchecked Sendable {
     func enqueue(_ bytes: [UInt8]) throws(ByteStreamError) {
         // Checked and scheduled under the lock, so no enqueue can slip in after `close()`'s
         // own scheduling: every accepted enqueue reaches the loop before the close does.
-        lock.lock()
-        let accepted =
-            !closed
-            && loop.execute { [core, connection] in
-                core.connection(connection)?.enqueueStreamBytes(bytes)
-            }
-        lock.unlock()
+        let accepted = inbound.withLock { inbound in
+            !inbound.closed
+                && loop.execute { [core, connection] in
+                    core.connection(connection)?.enqueueStreamBytes(bytes)
+                }
+        }
         guard accepted else { throw .closed }
     }
 
@@ -100,13 +110,13 @@ final class EventLoopByteStream: ByteStreamConnection, @unchecked Sendable {
 
     /// See ``ByteStreamConnection/close()``.
     func close() {
-        let waiter: CheckedContinuation<[UInt8]?, Never>? = lock.withLock {
-            guard !closed else { return nil }
-            closed = true
-            inbound = []
+        let waiter: CheckedContinuation<[UInt8]?, Never>? = inbound.withLock { inbound in
+            guard !inbound.closed else { return nil }
+            inbound.closed = true
+            inbound.bytes = []
             loop.execute { [core, connection] in core.connection(connection)?.closeStream() }
-            defer { readWaiter = nil }
-            return readWaiter
+            defer { inbound.readWaiter = nil }
+            return inbound.readWaiter
         }
         waiter?.resume(returning: nil)
     }
@@ -115,35 +125,35 @@ final class EventLoopByteStream: ByteStreamConnection, @unchecked Sendable {
 
     /// Bytes read from the socket; loop thread.
     func deliver(_ bytes: [UInt8]) {
-        lock.lock()
-        if let waiter = readWaiter {
-            readWaiter = nil
-            lock.unlock()
-            waiter.resume(returning: bytes)
-            return
+        let waiter: CheckedContinuation<[UInt8]?, Never>? = inbound.withLock { inbound in
+            if let waiter = inbound.readWaiter {
+                inbound.readWaiter = nil
+                return waiter
+            }
+            inbound.bytes.append(contentsOf: bytes)
+            if inbound.bytes.count >= Self.readHighWater { inbound.readPaused = true }
+            return nil
         }
-        inbound.append(contentsOf: bytes)
-        if inbound.count >= Self.readHighWater { readPaused = true }
-        lock.unlock()
+        waiter?.resume(returning: bytes)
     }
 
     /// The peer closed its side; pending and later reads return `nil` once buffered bytes are read.
     func deliverEndOfStream() {
-        let waiter: CheckedContinuation<[UInt8]?, Never>? = lock.withLock {
-            ended = true
-            defer { readWaiter = nil }
-            return readWaiter
+        let waiter: CheckedContinuation<[UInt8]?, Never>? = inbound.withLock { inbound in
+            inbound.ended = true
+            defer { inbound.readWaiter = nil }
+            return inbound.readWaiter
         }
         waiter?.resume(returning: nil)
     }
 
     /// The connection is gone; wakes a pending reader with `nil` and fails later writes.
     func markClosed() {
-        let waiter: CheckedContinuation<[UInt8]?, Never>? = lock.withLock {
-            closed = true
-            inbound = []
-            defer { readWaiter = nil }
-            return readWaiter
+        let waiter: CheckedContinuation<[UInt8]?, Never>? = inbound.withLock { inbound in
+            inbound.closed = true
+            inbound.bytes = []
+            defer { inbound.readWaiter = nil }
+            return inbound.readWaiter
         }
         waiter?.resume(returning: nil)
     }

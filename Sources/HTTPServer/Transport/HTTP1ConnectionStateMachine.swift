@@ -41,13 +41,56 @@ struct HTTP1ConnectionStateMachine: Sendable {
         case close(graceful: Bool)
     }
 
+    /// Where the connection is in its life; each case holds what is valid only there.
+    ///
+    /// `reading` → `finishing` → `closed`, or straight to `closed` (a timeout, the peer's end
+    /// of stream with nothing outstanding). Payloads are plain values (no references), so a
+    /// transition is a store: the parser, which owns the receive buffer, is a stored property
+    /// of the machine, consulted only while `reading`.
+    private enum State: Sendable {
+        /// Taking requests: the parser turns received bytes into requests. After the peer's
+        /// end of stream (`input: .ended`) only bytes already received are parsed.
+        case reading(Reading, input: Input)
+        /// Taking no more requests (the last one said `connection: close`, was rejected, timed
+        /// out, or the server is draining): the last queued response closes the connection.
+        case finishing
+        /// Closed; every event is ignored.
+        case closed
+    }
+
+    /// Whether the peer may still send.
+    private enum Input: Sendable {
+        case open
+        case ended
+    }
+
+    /// The request clocks while requests are taken.
+    private struct Reading: Sendable {
+        /// When the request head now arriving began, for ``Configuration/requestHeadTimeout``.
+        var headStartedAt: ContinuousClock.Instant?
+        /// When bytes last arrived (or `100 Continue` was sent), for ``Configuration/bodyReadTimeout``.
+        var lastReceiveAt: ContinuousClock.Instant
+    }
+
+    /// One request whose response has not been written yet.
     private struct Slot: Sendable {
+        /// How far the request has got.
+        enum Stage: Sendable {
+            /// Its head asked for `100 Continue` (owed until written); its body has not arrived.
+            case awaitingBody(continueOwed: Bool)
+            /// Dispatched to its handler; answered as the request's `context` says.
+            case dispatched(HTTP1ResponseSerializer.Context)
+            /// The response is ready; `context` is `nil` for a request rejected before it was
+            /// complete (no method or version known).
+            case answered(HTTPResponse, context: HTTP1ResponseSerializer.Context?)
+        }
+
         let sequence: UInt64
-        var context: HTTP1ResponseSerializer.Context?
+        var stage: Stage
         var requestLine = "-"
         var startedAt: ContinuousClock.Instant
-        var awaitingContinue = false
-        var response: HTTPResponse?
+        /// The connection closes after this response (an error, a timeout, or the last one
+        /// while draining).
         var closesConnection = false
     }
 
@@ -55,42 +98,54 @@ struct HTTP1ConnectionStateMachine: Sendable {
     let configuration: Configuration
     /// The peer, `"host:port"`; copied into every dispatched request and log line.
     let remoteAddress: String
+    private var state: State
+    /// Turns received bytes into requests; fed and read only in the `reading` state.
     private var parser: HTTP1RequestParser
+    /// Outstanding requests in order; empty once closed.
     private var slots: [Slot] = []
     private var nextSequence: UInt64 = 0
-    private var acceptingRequests = true
-    private var inputClosed = false
-    private var draining = false
-    private var closed = false
-    private var headStartedAt: ContinuousClock.Instant?
-    private var lastReceiveAt: ContinuousClock.Instant
+    /// Last traffic either way, for ``Configuration/idleTimeout``.
     private var lastActivityAt: ContinuousClock.Instant
 
     /// A fresh connection from `remoteAddress` (`"host:port"`), opened at `now`.
     init(configuration: Configuration, remoteAddress: String, now: ContinuousClock.Instant) {
         self.configuration = configuration
         self.remoteAddress = remoteAddress
+        state = .reading(Reading(lastReceiveAt: now), input: .open)
         parser = HTTP1RequestParser(limits: configuration.limits)
-        lastReceiveAt = now
         lastActivityAt = now
     }
 
     /// Whether the owner should read from the socket now.
     var wantsRead: Bool {
-        !closed && !inputClosed && acceptingRequests && slots.count < configuration.maxPipelineDepth
+        guard case .reading(_, input: .open) = state else { return false }
+        return slots.count < configuration.maxPipelineDepth
     }
 
     /// Requests dispatched or rejected whose responses have not been written yet.
     var outstandingResponses: Int { slots.count }
 
+    /// Whether the connection has closed (a ``Action/close(graceful:)`` was returned).
+    var isClosed: Bool {
+        if case .closed = state { return true }
+        return false
+    }
+
     // MARK: - Events
 
     /// Bytes arrived from the peer.
     mutating func receive(_ bytes: some Collection<UInt8>, now: ContinuousClock.Instant) -> [Action] {
-        guard !closed else { return [] }
-        lastReceiveAt = now
+        switch state {
+        case .reading(var reading, let input):
+            reading.lastReceiveAt = now
+            state = .reading(reading, input: input)
+            parser.feed(bytes)
+        case .finishing:
+            break  // No request will be parsed again: the bytes are dropped.
+        case .closed:
+            return []
+        }
         lastActivityAt = now
-        parser.feed(bytes)
         return pump(now: now)
     }
 
@@ -101,16 +156,24 @@ struct HTTP1ConnectionStateMachine: Sendable {
     /// requests are still answered with whatever their handlers return; then the connection
     /// closes. Writing to a vanished peer fails and closes it sooner.
     mutating func receiveEndOfStream(now: ContinuousClock.Instant) -> [Action] {
-        guard !closed else { return [] }
-        inputClosed = true
+        switch state {
+        case .reading(let reading, _):
+            state = .reading(reading, input: .ended)
+        case .finishing:
+            break
+        case .closed:
+            return []
+        }
         let actions = pump(now: now)
-        return closed || slots.isEmpty ? actions : actions + [.cancelHandlers]
+        return isClosed || slots.isEmpty ? actions : actions + [.cancelHandlers]
     }
 
     /// The handler for request `sequence` returned `response`. Unknown sequences are ignored.
     mutating func responseReady(sequence: UInt64, response: HTTPResponse, now: ContinuousClock.Instant) -> [Action] {
-        guard !closed, let index = slots.firstIndex(where: { $0.sequence == sequence }) else { return [] }
-        slots[index].response = response
+        guard !isClosed, let index = slots.firstIndex(where: { $0.sequence == sequence }),
+            case .dispatched(let context) = slots[index].stage
+        else { return [] }
+        slots[index].stage = .answered(response, context: context)
         return pump(now: now)
     }
 
@@ -121,39 +184,54 @@ struct HTTP1ConnectionStateMachine: Sendable {
 
     /// Checks the timeouts; `outputPending` says whether written bytes are still queued.
     mutating func tick(now: ContinuousClock.Instant, outputPending: Bool) -> [Action] {
-        guard !closed else { return [] }
-        if outputPending {
-            return now - lastActivityAt > configuration.idleTimeout ? close(graceful: false) : []
-        }
-        guard wantsRead else { return [] }
-        switch parser.progress {
-        case .head:
-            if let started = headStartedAt, now - started > configuration.requestHeadTimeout {
-                acceptingRequests = false
-                var slot = Slot(sequence: nextSequence, startedAt: now)
-                slot.response = .googleError(408, "request head not received within the timeout")
-                slot.closesConnection = true
-                slots.append(slot)
-                nextSequence += 1
-                return flush(now: now)
+        switch state {
+        case .closed:
+            return []
+        case .finishing:
+            return outputPending && now - lastActivityAt > configuration.idleTimeout ? close(graceful: false) : []
+        case .reading(let reading, _):
+            if outputPending {
+                return now - lastActivityAt > configuration.idleTimeout ? close(graceful: false) : []
             }
-        case .body:
-            if now - lastReceiveAt > configuration.bodyReadTimeout { return close(graceful: false) }
-        case .idle:
-            if slots.isEmpty && now - lastActivityAt > configuration.idleTimeout { return close(graceful: false) }
-        case .failed:
-            break
+            guard wantsRead else { return [] }
+            switch parser.progress {
+            case .head:
+                if let started = reading.headStartedAt, now - started > configuration.requestHeadTimeout {
+                    state = .finishing
+                    let response = HTTPResponse.googleError(408, "request head not received within the timeout")
+                    slots.append(
+                        Slot(
+                            sequence: nextSequence, stage: .answered(response, context: nil), startedAt: now,
+                            closesConnection: true))
+                    nextSequence += 1
+                    return flush(now: now)
+                }
+            case .body:
+                if now - reading.lastReceiveAt > configuration.bodyReadTimeout { return close(graceful: false) }
+            case .idle:
+                if slots.isEmpty && now - lastActivityAt > configuration.idleTimeout { return close(graceful: false) }
+            case .failed:
+                break
+            }
+            return []
         }
-        return []
     }
 
     /// Server shutdown: take no new requests, finish outstanding ones (the last response says
     /// `connection: close`), then close. A request still being received is abandoned.
     mutating func beginDrain(now: ContinuousClock.Instant) -> [Action] {
-        guard !closed else { return [] }
-        draining = true
-        acceptingRequests = false
-        slots.removeAll { $0.context == nil && $0.response == nil }
+        switch state {
+        case .reading, .finishing:
+            state = .finishing
+        case .closed:
+            return []
+        }
+        slots.removeAll {
+            if case .awaitingBody = $0.stage { return true }
+            return false
+        }
+        guard let last = slots.indices.last else { return close(graceful: true) }
+        slots[last].closesConnection = true
         return flush(now: now)
     }
 
@@ -162,13 +240,12 @@ struct HTTP1ConnectionStateMachine: Sendable {
     /// Writes what is ready (freeing pipeline slots), parses what now fits, writes again.
     private mutating func pump(now: ContinuousClock.Instant) -> [Action] {
         var actions = flush(now: now)
-        if closed { return actions }
-        while acceptingRequests && slots.count < configuration.maxPipelineDepth, let event = parser.next() {
+        guard case .reading(var reading, let input) = state else { return actions }
+        var takesMore = true
+        while takesMore && slots.count < configuration.maxPipelineDepth, let event = parser.next() {
             switch event {
             case .expectContinue:
-                var slot = Slot(sequence: nextSequence, startedAt: now)
-                slot.awaitingContinue = true
-                slots.append(slot)
+                slots.append(Slot(sequence: nextSequence, stage: .awaitingBody(continueOwed: true), startedAt: now))
             case .request(let parsed):
                 var request = parsed.request
                 request.remoteAddress = remoteAddress
@@ -176,55 +253,68 @@ struct HTTP1ConnectionStateMachine: Sendable {
                     requestMethod: request.method, requestMinorVersion: parsed.minorVersion,
                     keepAlive: parsed.keepAlive)
                 if let last = slots.indices.last, slots[last].sequence == nextSequence {
-                    slots[last].context = context
+                    slots[last].stage = .dispatched(context)
                     slots[last].requestLine = parsed.requestLine
                     slots[last].startedAt = now
-                    slots[last].awaitingContinue = false
                 } else {
-                    var slot = Slot(sequence: nextSequence, context: context, startedAt: now)
-                    slot.requestLine = parsed.requestLine
-                    slots.append(slot)
+                    slots.append(
+                        Slot(
+                            sequence: nextSequence, stage: .dispatched(context), requestLine: parsed.requestLine,
+                            startedAt: now))
                 }
                 actions.append(.dispatch(sequence: nextSequence, request: request))
                 nextSequence += 1
-                headStartedAt = nil
-                if !parsed.keepAlive { acceptingRequests = false }
+                reading.headStartedAt = nil
+                if !parsed.keepAlive { takesMore = false }
             case .error(let error):
-                var slot = Slot(sequence: nextSequence, startedAt: now)
-                if let last = slots.indices.last, slots[last].sequence == nextSequence { slot = slots.removeLast() }
-                slot.response = HTTP1ResponseSerializer.errorResponse(for: error)
+                let response = HTTP1ResponseSerializer.errorResponse(for: error)
+                var slot = Slot(sequence: nextSequence, stage: .answered(response, context: nil), startedAt: now)
+                if let last = slots.indices.last, slots[last].sequence == nextSequence {
+                    slot.startedAt = slots.removeLast().startedAt  // The request that was awaiting its body.
+                }
                 slot.closesConnection = true
-                slot.awaitingContinue = false
                 slots.append(slot)
                 nextSequence += 1
-                acceptingRequests = false
+                takesMore = false
             }
         }
-        if parser.progress == .head {
-            if headStartedAt == nil { headStartedAt = now }
+        if !takesMore {
+            state = .finishing  // What the parser still buffers is never read.
         } else {
-            headStartedAt = nil
+            if parser.progress == .head {
+                if reading.headStartedAt == nil { reading.headStartedAt = now }
+            } else {
+                reading.headStartedAt = nil
+            }
+            state = .reading(reading, input: input)
         }
         return actions + flush(now: now)
     }
 
+    /// Writes the responses at the head of the queue that are ready, and `100 Continue` when
+    /// the request at the head waits for it; closes when nothing more will be answered.
     private mutating func flush(now: ContinuousClock.Instant) -> [Action] {
         var actions: [Action] = []
         while let first = slots.first {
-            guard let response = first.response else {
-                if first.awaitingContinue {
-                    actions.append(.write(HTTP1ResponseSerializer.continueResponse))
-                    slots[0].awaitingContinue = false
-                    lastReceiveAt = now  // The body clock starts when the peer is told to send.
-                }
-                break
+            let response: HTTPResponse
+            let answeredContext: HTTP1ResponseSerializer.Context?
+            switch first.stage {
+            case .awaitingBody(continueOwed: true):
+                actions.append(.write(HTTP1ResponseSerializer.continueResponse))
+                slots[0].stage = .awaitingBody(continueOwed: false)
+                bodyClockStarts(now: now)
+                return actions
+            case .awaitingBody(continueOwed: false), .dispatched:
+                return actions
+            case .answered(let ready, let context):
+                response = ready
+                answeredContext = context
             }
             slots.removeFirst()
-            let isLastWhileDraining = draining && slots.isEmpty
             var context =
-                first.context
+                answeredContext
                 ?? .init(requestMethod: "GET", requestMinorVersion: 1, keepAlive: false)
-            context.keepAlive = context.keepAlive && !first.closesConnection && !isLastWhileDraining
+            context.keepAlive = context.keepAlive && !first.closesConnection
             let message = HTTP1ResponseSerializer.serialize(response, context: context)
             actions.append(.write(message.head))
             if !message.body.isEmpty { actions.append(.write(message.body)) }
@@ -236,12 +326,28 @@ struct HTTP1ConnectionStateMachine: Sendable {
                         + "\(Self.formatMilliseconds(elapsed))ms"))
             if !context.keepAlive { return actions + close(graceful: true) }
         }
-        if slots.isEmpty && (inputClosed || draining) { return actions + close(graceful: true) }
-        return actions
+        guard slots.isEmpty else { return actions }
+        switch state {
+        case .reading(_, input: .ended):
+            return actions + close(graceful: true)
+        case .finishing:
+            // Unreachable while the last queued response closes; kept so the connection
+            // cannot be left with reading paused and nothing to answer.
+            return actions + close(graceful: true)
+        case .reading, .closed:
+            return actions
+        }
+    }
+
+    /// The peer was told to send the body (`100 Continue`): its body clock starts now.
+    private mutating func bodyClockStarts(now: ContinuousClock.Instant) {
+        guard case .reading(var reading, let input) = state else { return }
+        reading.lastReceiveAt = now
+        state = .reading(reading, input: input)
     }
 
     private mutating func close(graceful: Bool) -> [Action] {
-        closed = true
+        state = .closed
         slots.removeAll()
         return [.close(graceful: graceful)]
     }

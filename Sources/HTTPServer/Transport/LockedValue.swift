@@ -1,18 +1,18 @@
-import Foundation
+import Synchronization
 
 /// A value guarded by a lock, for the little state shared across threads outside the loop.
-final class LockedValue<Value: Sendable>: @unchecked Sendable {
-    // @unchecked Sendable: `value` is only read or written inside `withLock`, under `lock`.
-    private var value: Value
-    private let lock = NSLock()
+///
+/// A class around a ``Mutex`` so that several closures can share one value by reference.
+final class LockedValue<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
 
     /// Wraps `value`.
-    init(_ value: Value) { self.value = value }
+    init(_ value: Value) { mutex = Mutex(value) }
 
     /// Runs `body` with exclusive access to the value.
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
+    func withLock<Result: Sendable, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure)
+        -> Result
+    {
+        try mutex.withLock { value throws(Failure) in try body(&value) }
     }
 }

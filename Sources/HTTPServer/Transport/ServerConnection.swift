@@ -1,16 +1,49 @@
 /// One accepted connection on the loop thread: its socket, its send queue, and the protocol
 /// it turned out to speak.
 ///
-/// Lifecycle: `sniffing` (first bytes decide) → `http1` or `http2` → `lingering` (our side is
-/// shut down, discarding input until the peer closes, so it can read our last response,
-/// RFC 9112 §9.6) → `closed`. Every path ends in ``close()``, which cancels the connection's
-/// handler tasks, wakes its byte-stream waiters and releases the descriptor.
+/// Lifecycle (``Phase``): `sniffing` (first bytes decide) → `http1` or `http2` → their
+/// `…Flushing` phase (our last bytes are queued) → `lingering` (our side is shut down,
+/// discarding input until the peer closes, so it can read our last response, RFC 9112 §9.6) →
+/// `closed`. Every path ends in ``close()``, which cancels the connection's handler tasks,
+/// wakes its byte-stream waiters and releases the descriptor.
 final class ServerConnection: EventLoopSource {
+    /// Whether the peer may still send: after its end of stream nothing more is read.
+    private enum Input {
+        case open
+        case ended
+    }
+
+    /// The HTTP/2 side of a connection: the byte stream the HTTP/2 layer reads and writes, and
+    /// the task serving it.
+    private struct HTTP2Link {
+        let stream: EventLoopByteStream
+        let task: Task<Void, Never>
+    }
+
+    /// The HTTP/1.1 state machine, boxed so that the phase's payload is one reference and
+    /// events mutate the machine in place (no copy of its queue or parser buffer).
+    private final class HTTP1Box {
+        var machine: HTTP1ConnectionStateMachine
+
+        init(_ machine: HTTP1ConnectionStateMachine) { self.machine = machine }
+    }
+
+    /// Where the connection is in its life; each case holds what is valid only there.
     private enum Phase {
-        case sniffing
-        case http1
-        case http2
-        case lingering(until: ContinuousClock.Instant, discardedBytes: Int)
+        /// The first bytes, until they tell the protocol.
+        case sniffing(sniffed: [UInt8])
+        /// Speaking HTTP/1.1 through its state machine.
+        case http1(HTTP1Box, input: Input)
+        /// HTTP/1.1 is over (its state machine asked for a graceful close): writing the last
+        /// response, then lingering.
+        case http1Flushing(input: Input)
+        /// Speaking HTTP/2 through a byte stream.
+        case http2(HTTP2Link, input: Input)
+        /// The HTTP/2 layer closed the byte stream: writing its last frames, then lingering.
+        case http2Flushing(HTTP2Link, input: Input)
+        /// Our side is shut down; input is discarded until the peer closes or `until` passes.
+        case lingering(until: ContinuousClock.Instant, discardedBytes: Int, http2: HTTP2Link?)
+        /// The descriptor is released; every event is ignored.
         case closed
     }
 
@@ -31,17 +64,13 @@ final class ServerConnection: EventLoopSource {
     /// The loop registration token; also this connection's id in ``ServerCore``.
     var token: UInt64 = 0
     private unowned let core: ServerCore
-    private var phase = Phase.sniffing
+    private var phase = Phase.sniffing(sniffed: [])
     private let openedAt: ContinuousClock.Instant
-    private var sniffed: [UInt8] = []
-    private var http1: HTTP1ConnectionStateMachine?
-    private var byteStream: EventLoopByteStream?
-    private var http2Task: Task<Void, Never>?
+    /// Running HTTP/1.1 handlers by request sequence.
     private var handlerTasks: [UInt64: Task<Void, Never>] = [:]
     private var outbound = OutboundBuffer()
-    private var closeWhenFlushed = false
-    private var inputEnded = false
     private var lastWriteProgress: ContinuousClock.Instant
+    /// HTTP/2 writers waiting for the send queue to drain.
     private var writeWaiters: [CheckedContinuation<Void, any Error>] = []
     private var interest: EpollEvents = .readable
 
@@ -62,9 +91,10 @@ final class ServerConnection: EventLoopSource {
     private var wantsRead: Bool {
         switch phase {
         case .sniffing, .lingering: true
-        case .http1: http1?.wantsRead ?? false
-        case .http2: !inputEnded && !(byteStream?.isReadPaused ?? true)
-        case .closed: false
+        case .http1(let box, _): box.machine.wantsRead
+        case .http1Flushing, .closed: false
+        case .http2(let link, let input), .http2Flushing(let link, let input):
+            input == .open && !link.stream.isReadPaused
         }
     }
 
@@ -105,20 +135,23 @@ final class ServerConnection: EventLoopSource {
 
     private func received(_ bytes: UnsafeRawBufferPointer) {
         switch phase {
-        case .sniffing:
+        case .sniffing(var sniffed):
+            phase = .sniffing(sniffed: [])  // So the append below does not copy.
             sniffed.append(contentsOf: bytes)
-            guard let verdict = ProtocolSniffer.classify(sniffed) else { return }
+            guard let verdict = ProtocolSniffer.classify(sniffed) else {
+                phase = .sniffing(sniffed: sniffed)
+                return
+            }
             switch verdict {
             case .http1:
                 let now = core.now
-                http1 = HTTP1ConnectionStateMachine(
+                var machine = HTTP1ConnectionStateMachine(
                     configuration: core.configuration.http1, remoteAddress: remoteAddress, now: now)
-                phase = .http1
-                let initial = sniffed
-                sniffed = []
-                perform(http1?.receive(initial, now: now) ?? [])
+                let actions = machine.receive(sniffed, now: now)
+                phase = .http1(HTTP1Box(machine), input: .open)
+                perform(actions)
             case .http2:
-                startHTTP2()
+                startHTTP2(initialBytes: sniffed)
             case .tls:
                 core.log(
                     "\(remoteAddress) sent a TLS handshake to this plaintext port; "
@@ -126,17 +159,18 @@ final class ServerConnection: EventLoopSource {
                 close()
             }
         case .http1:
-            perform(http1?.receive(bytes, now: core.now) ?? [])
-        case .http2:
-            byteStream?.deliver(Array(bytes))
-        case .lingering(let until, let discarded):
+            let now = core.now
+            withHTTP1 { $0.receive(bytes, now: now) }
+        case .http2(let link, _), .http2Flushing(let link, _):
+            link.stream.deliver(Array(bytes))
+        case .lingering(let until, let discarded, let http2):
             let total = discarded + bytes.count
             if total > Self.lingerDiscardLimit {
                 close()
             } else {
-                phase = .lingering(until: until, discardedBytes: total)
+                phase = .lingering(until: until, discardedBytes: total, http2: http2)
             }
-        case .closed:
+        case .http1Flushing, .closed:
             break
         }
     }
@@ -145,16 +179,36 @@ final class ServerConnection: EventLoopSource {
         switch phase {
         case .sniffing, .lingering, .closed:
             close()
-        case .http1:
-            inputEnded = true
-            perform(http1?.receiveEndOfStream(now: core.now) ?? [])
-        case .http2:
-            inputEnded = true
-            byteStream?.deliverEndOfStream()
+        case .http1(let box, _):
+            phase = .http1(box, input: .ended)
+            perform(box.machine.receiveEndOfStream(now: core.now))
+        case .http1Flushing:
+            phase = .http1Flushing(input: .ended)
+            flush()
+        case .http2(let link, _):
+            phase = .http2(link, input: .ended)
+            link.stream.deliverEndOfStream()
+        case .http2Flushing(let link, _):
+            phase = .http2Flushing(link, input: .ended)
+            link.stream.deliverEndOfStream()
         }
     }
 
     // MARK: - HTTP/1.1
+
+    /// Runs one event of the HTTP/1.1 state machine, then performs its actions.
+    ///
+    /// Once HTTP/1.1 is over (`http1Flushing`), events have no actions left but still flush.
+    private func withHTTP1(_ event: (inout HTTP1ConnectionStateMachine) -> [HTTP1ConnectionStateMachine.Action]) {
+        switch phase {
+        case .http1(let box, _):
+            perform(event(&box.machine))
+        case .http1Flushing:
+            flush()
+        case .sniffing, .http2, .http2Flushing, .lingering, .closed:
+            break
+        }
+    }
 
     private func perform(_ actions: [HTTP1ConnectionStateMachine.Action]) {
         for action in actions {
@@ -172,7 +226,7 @@ final class ServerConnection: EventLoopSource {
                     close()
                     return
                 }
-                closeWhenFlushed = true
+                if case .http1(_, let input) = phase { phase = .http1Flushing(input: input) }
             }
         }
         flush()
@@ -197,34 +251,33 @@ final class ServerConnection: EventLoopSource {
     /// A handler finished; loop thread.
     func responseReady(sequence: UInt64, response: HTTPResponse) {
         handlerTasks[sequence] = nil
-        perform(http1?.responseReady(sequence: sequence, response: response, now: core.now) ?? [])
+        let now = core.now
+        withHTTP1 { $0.responseReady(sequence: sequence, response: response, now: now) }
         updateInterest()
     }
 
     // MARK: - HTTP/2 byte stream
 
-    private func startHTTP2() {
+    private func startHTTP2(initialBytes: [UInt8]) {
         guard let http2Handler = core.http2Handler else {
             core.log("\(remoteAddress) opened an HTTP/2 connection, but no HTTP/2 handler is configured; closing")
             close()
             return
         }
         let stream = EventLoopByteStream(
-            remoteAddress: remoteAddress, loop: core.loop, core: core, connection: token, initialBytes: sniffed)
-        sniffed = []
-        byteStream = stream
-        phase = .http2
+            remoteAddress: remoteAddress, loop: core.loop, core: core, connection: token, initialBytes: initialBytes)
         // Unstructured on purpose (see `dispatch`): owned by this connection, cancelled on
         // shutdown or close, and the stream it serves is closed when it returns.
-        http2Task = Task {
+        let task = Task {
             await http2Handler.serve(stream)
             stream.close()
         }
+        phase = .http2(HTTP2Link(stream: stream, task: task), input: .open)
     }
 
     /// Queues bytes enqueued by the HTTP/2 layer and tries to send them.
     func enqueueStreamBytes(_ bytes: [UInt8]) {
-        guard case .http2 = phase, !closeWhenFlushed else { return }
+        guard case .http2 = phase else { return }
         outbound.append(bytes)
         flush()
         updateInterest()
@@ -233,7 +286,7 @@ final class ServerConnection: EventLoopSource {
     /// Resumes `continuation` once the send queue is at most the high-water mark (at once if it
     /// is), or fails it if the connection is closing.
     func waitForStreamWritable(_ continuation: CheckedContinuation<Void, any Error>) {
-        guard case .http2 = phase, !closeWhenFlushed else {
+        guard case .http2 = phase else {
             continuation.resume(throwing: ByteStreamError.closed)
             return
         }
@@ -246,8 +299,14 @@ final class ServerConnection: EventLoopSource {
 
     /// The HTTP/2 layer closed the stream: flush, then close.
     func closeStream() {
-        guard case .http2 = phase else { return }
-        closeWhenFlushed = true
+        switch phase {
+        case .http2(let link, let input):
+            phase = .http2Flushing(link, input: input)
+        case .http2Flushing:
+            break
+        case .sniffing, .http1, .http1Flushing, .lingering, .closed:
+            return
+        }
         flush()
         updateInterest()
     }
@@ -266,7 +325,7 @@ final class ServerConnection: EventLoopSource {
             if written > 0 {
                 let now = core.now
                 lastWriteProgress = now
-                http1?.wroteBytes(now: now)
+                if case .http1(let box, _) = phase { box.machine.wroteBytes(now: now) }
             }
             if outbound.pendingBytes < Self.writeLowWater && !writeWaiters.isEmpty {
                 let waiters = writeWaiters
@@ -281,14 +340,16 @@ final class ServerConnection: EventLoopSource {
                 return
             }
         }
-        if closeWhenFlushed { startLingering() }
+        switch phase {
+        case .http1Flushing(let input): startLingering(input: input, http2: nil)
+        case .http2Flushing(let link, let input): startLingering(input: input, http2: link)
+        case .sniffing, .http1, .http2, .lingering, .closed: break
+        }
     }
 
-    private func startLingering() {
-        closeWhenFlushed = false
+    private func startLingering(input: Input, http2: HTTP2Link?) {
         cancelTasks()
-        http1 = nil
-        if inputEnded {
+        if input == .ended {
             close()
             return
         }
@@ -296,8 +357,8 @@ final class ServerConnection: EventLoopSource {
         // While the server drains for shutdown, linger only briefly: the peer has our FIN
         // behind the last response, and shutdown must not wait on idle keep-alive clients.
         let linger = drainRequested ? Self.drainLingerTime : Self.lingerTime
-        phase = .lingering(until: core.now.advanced(by: linger), discardedBytes: 0)
-        byteStream?.markClosed()
+        phase = .lingering(until: core.now.advanced(by: linger), discardedBytes: 0, http2: http2)
+        http2?.stream.markClosed()
         failWriteWaiters()
         updateInterest()
     }
@@ -318,15 +379,16 @@ final class ServerConnection: EventLoopSource {
     /// Applies the timeouts of the current phase.
     func tick(now: ContinuousClock.Instant) {
         switch phase {
-        case .sniffing:
+        case .sniffing(let sniffed):
             let limit = sniffed.isEmpty ? core.configuration.idleTimeout : core.configuration.requestHeaderTimeout
             if now - openedAt > limit { close() }
-        case .http1:
-            perform(http1?.tick(now: now, outputPending: !outbound.isEmpty) ?? [])
+        case .http1, .http1Flushing:
+            let outputPending = !outbound.isEmpty
+            withHTTP1 { $0.tick(now: now, outputPending: outputPending) }
             updateInterest()
-        case .http2:
+        case .http2, .http2Flushing:
             if !outbound.isEmpty && now - lastWriteProgress > core.configuration.idleTimeout { close() }
-        case .lingering(let until, _):
+        case .lingering(let until, _, _):
             if now >= until { close() }
         case .closed:
             break
@@ -339,11 +401,11 @@ final class ServerConnection: EventLoopSource {
         switch phase {
         case .sniffing:
             close()
-        case .http1:
-            perform(http1?.beginDrain(now: now) ?? [])
+        case .http1, .http1Flushing:
+            withHTTP1 { $0.beginDrain(now: now) }
             updateInterest()
-        case .http2:
-            http2Task?.cancel()  // Tells the HTTP/2 handler to wind down (GOAWAY).
+        case .http2(let link, _), .http2Flushing(let link, _):
+            link.task.cancel()  // Tells the HTTP/2 handler to wind down (GOAWAY).
         case .lingering, .closed:
             break
         }
@@ -351,14 +413,21 @@ final class ServerConnection: EventLoopSource {
 
     /// Closes the socket now and releases everything tied to it. Idempotent.
     func close() {
-        guard !isClosed else { return }
+        let http2: HTTP2Link?
+        switch phase {
+        case .closed:
+            return
+        case .http2(let link, _), .http2Flushing(let link, _):
+            http2 = link
+        case .lingering(_, _, let link):
+            http2 = link
+        case .sniffing, .http1, .http1Flushing:
+            http2 = nil
+        }
         phase = .closed
         cancelTasks()
-        http2Task?.cancel()
-        http2Task = nil
-        http1 = nil
-        byteStream?.markClosed()
-        byteStream = nil
+        http2?.task.cancel()
+        http2?.stream.markClosed()
         failWriteWaiters()
         outbound.removeAll()
         core.loop.deregister(fd: fd, token: token)

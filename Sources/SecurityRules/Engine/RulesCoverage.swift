@@ -1,37 +1,34 @@
 import Foundation
+import Synchronization
 
 /// Per-expression evaluation counts of a ruleset, shared by every decision.
 ///
 /// Each expression has four counters: evaluations, `true` results, `false` results, errors.
 /// Exported as JSON and as an HTML page of the source (the emulator's `:ruleCoverage` and
 /// `:ruleCoverage.html`, firestore-interfaces §2.1).
-final class RulesCoverage: @unchecked Sendable {
-    // Safe: `counts` is read and written only while holding `lock`.
-    private let lock = NSLock()
-    private var counts: [Int64]
+final class RulesCoverage: Sendable {
+    private let counts: Mutex<[Int64]>
 
     /// Creates zeroed counters for `count` expressions.
-    init(count: Int) { counts = [Int64](repeating: 0, count: count * 4) }
+    init(count: Int) { counts = Mutex([Int64](repeating: 0, count: count * 4)) }
 
     /// Adds one decision's local counters.
     func merge(_ local: [Int32]) {
-        lock.lock()
-        defer { lock.unlock() }
-        for i in 0..<min(local.count, counts.count) where local[i] != 0 { counts[i] += Int64(local[i]) }
+        counts.withLock { counts in
+            for i in 0..<min(local.count, counts.count) where local[i] != 0 { counts[i] += Int64(local[i]) }
+        }
     }
 
     /// A copy of the counters.
     func snapshot() -> [Int64] {
-        lock.lock()
-        defer { lock.unlock() }
-        return counts
+        counts.withLock { $0 }
     }
 
     /// Zeroes every counter.
     func reset() {
-        lock.lock()
-        defer { lock.unlock() }
-        for i in counts.indices { counts[i] = 0 }
+        counts.withLock { counts in
+            for i in counts.indices { counts[i] = 0 }
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The regex operations behind `string.matches`, `replace` and `split` (reference §4.3),
 /// with a process-wide cache of compiled patterns.
@@ -112,27 +113,20 @@ enum RulesRegex {
 }
 
 /// Compiled patterns by source text, shared by every ruleset (bounded to 512 entries).
-final class RegexCache: @unchecked Sendable {
-    // Safe: `entries` is only touched while holding `lock`.
+final class RegexCache: Sendable {
     /// The process-wide cache.
     static let shared = RegexCache()
-    private let lock = NSLock()
-    private var entries: [String: Result<RegexProgram, RegexSyntaxError>] = [:]
+    private let entries = Mutex<[String: Result<RegexProgram, RegexSyntaxError>]>([:])
 
     /// The compiled program (or the syntax error) for `pattern`.
     func program(for pattern: String) -> Result<RegexProgram, RegexSyntaxError> {
-        lock.lock()
-        if let hit = entries[pattern] {
-            lock.unlock()
-            return hit
-        }
-        lock.unlock()
+        if let hit = entries.withLock({ $0[pattern] }) { return hit }
         let compiled: Result<RegexProgram, RegexSyntaxError>
         do { compiled = .success(try RegexProgram(pattern)) } catch { compiled = .failure(error) }
-        lock.lock()
-        if entries.count >= 512 { entries.removeAll() }
-        entries[pattern] = compiled
-        lock.unlock()
+        entries.withLock { entries in
+            if entries.count >= 512 { entries.removeAll() }
+            entries[pattern] = compiled
+        }
         return compiled
     }
 }
