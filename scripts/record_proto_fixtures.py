@@ -58,7 +58,7 @@ b.set(
     },
 )
 add("commitSet", "CommitRequest from `batch.set(users/alice, {score: 1.5, age: 30, name: \"Alice\", nothing: None, "
-    "tags: [\"a\", \"b\"], nested: {x: None}, ts: SERVER_TIMESTAMP})` (the shape of reference §1.4).",
+    "tags: [\"a\", \"b\"], nested: {x: None}, ts: SERVER_TIMESTAMP})` (the shape of docs/reference/grpc-and-listen.md §1.4).",
     fs.CommitRequest(database=DB, writes=b._write_pbs))
 
 b = client.batch()
@@ -161,7 +161,7 @@ add("writeBatch", "WriteRequest batch without database: update(users/alice {visi
 
 doc = document.Document(name=DOCS + "/users/alice", fields={"age": {"integer_value": 30}, "name": {"string_value": "Alice"}},
                         create_time=TS, update_time=TS2)
-add("listenAdd", "ListenResponse target_change ADD [20601] (reference §1.4).",
+add("listenAdd", "ListenResponse target_change ADD [20601] (docs/reference/grpc-and-listen.md §1.4).",
     fs.ListenResponse(target_change=fs.TargetChange(target_change_type=fs.TargetChange.TargetChangeType.ADD,
                                                     target_ids=[20601])), True)
 add("listenCurrent", "ListenResponse target_change CURRENT [20601], resume_token \"rt-1\", read_time TS.",

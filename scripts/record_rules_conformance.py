@@ -53,7 +53,7 @@ V2 = "rules_version = '2';\n"
 # --------------------------------------------------------------------------- tokens
 
 def _payload(sub, **claims):
-    """A mock-token payload as @firebase/rules-unit-testing builds it (reference §2.7)."""
+    """A mock-token payload as @firebase/rules-unit-testing builds it (docs/reference/firestore-wire.md §2.7)."""
     p = {"iss": f"https://securetoken.google.com/{PROJECT}", "aud": PROJECT, "iat": 0, "exp": 3600,
          "auth_time": 0, "sub": sub, "user_id": sub,
          "firebase": {"sign_in_provider": "custom", "identities": {}}}
@@ -1279,7 +1279,7 @@ def token_save(value):
     return COMMIT(upd(P, {"fcmToken": value}, mask=["fcmToken"]))
 
 
-g = Group("shouts", "Shouts & Whispers rules (reference §13, DESIGN §5)", SHOUTS_RULES,
+g = Group("shouts", "Shouts & Whispers rules (docs/reference/security-rules.md §13, docs/app/shouts-and-whispers.md §5)", SHOUTS_RULES,
           seed={"/messages/m1": fields(text="hi"), "/users/alice/feed/f1": fields(text="hi", isOwn=True)})
 for cid, title, step, auth, seed in [
     ("sw01", "heartbeat create with serverTimestamp", heartbeat(merge=False), A, None),

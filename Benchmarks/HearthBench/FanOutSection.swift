@@ -39,7 +39,7 @@ struct FanOutSection {
                 let engine = try FirestoreEngine(store: store)
                 defer { engine.close() }
                 cold = .measured(.time(try await ShoutsBenchmarks.sendMessage(recipients: count, presence: Self.presence, engine: engine)))
-                // The sender may send once per 5 s (seed DESIGN §4 step 3).
+                // The sender may send once per 5 s (docs/app/shouts-and-whispers.md §4 step 3).
                 try await Task.sleep(for: Self.rateLimitWait)
                 warm = .measured(.time(try await ShoutsBenchmarks.sendMessage(recipients: count, presence: Self.presence, engine: engine)))
             } catch {

@@ -2,7 +2,7 @@ import FirestoreModel
 import Foundation
 import SecurityRules
 
-/// The rules decisions Issue 3 measures: the presence write rule (seed DESIGN §3, §5) on a
+/// The rules decisions Issue 3 measures: the presence write rule (docs/app/shouts-and-whispers.md §3, §5) on a
 /// create and on an update, and a `get()`-heavy rule reading three documents.
 ///
 /// `Benchmarks/cel/rules_baseline.py` restates each condition in CEL with the same data; keep

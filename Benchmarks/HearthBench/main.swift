@@ -1,7 +1,7 @@
 import Foundation
 
 // hearth-bench: every figure beside the official emulator and a physical baseline, measured
-// in the same run (STYLE principle 16). See Benchmarks/README.md.
+// in the same run (docs/STYLE.md principle 16). See Benchmarks/README.md.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let options: BenchOptions

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Each function builds its own store in a temporary file (removed afterwards), with
 /// deterministic 10-field documents, and returns wall-clock `Duration`s. Nothing here asserts;
-/// quote ratios measured in one run (STYLE principle 16).
+/// quote ratios measured in one run (docs/STYLE.md principle 16).
 public enum StoreBenchmarks {
     /// Figures of one range-query measurement.
     public struct RangeQueryFigures: Sendable, CustomStringConvertible {

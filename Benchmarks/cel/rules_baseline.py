@@ -26,7 +26,7 @@ T = datetime.datetime(2026, 1, 1, 12, 0, 0, 123456, tzinfo=datetime.timezone.utc
 CLIENT_KEYS = '["lat", "lng", "geohash", "updatedAt", "fcmToken"]'
 POSITION_KEYS = '["lat", "lng", "geohash", "updatedAt"]'
 
-# Every field present after the write has its declared shape (seed DESIGN §3, §5).
+# Every field present after the write has its declared shape (docs/app/shouts-and-whispers.md §3, §5).
 WELL_FORMED = """
 (!("lat" in d) || (type(d.lat) == double && d.lat >= -90.0 && d.lat <= 90.0))
 && (!("lng" in d) || (type(d.lng) == double && d.lng >= -180.0 && d.lng <= 180.0))

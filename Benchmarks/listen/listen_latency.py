@@ -3,7 +3,7 @@
 Opens N Listen streams against one server, each with one document target
 (`docs/d{i}`), over ceil(N / 900) gRPC channels (Hearth allows 1,000 concurrent streams
 per HTTP/2 connection), and waits until every stream has had its first global snapshot:
-a TargetChange NO_CHANGE with empty target_ids and a read_time (reference grpc-and-listen
+a TargetChange NO_CHANGE with empty target_ids and a read_time (docs/reference/grpc-and-listen.md
 §8.1 step 4, §8.4: the only message on which a client raises a snapshot). Then, one at a
 time, for `--samples` streams spread over all N, it commits a change to the watched
 document and times from sending the Commit to the arrival of that stream's first global

@@ -2,7 +2,7 @@
 
 A grpcio (grpc-core, aio) server that answers the two RPCs the load client uses, and nothing
 else: Listen answers an add_target of one document with ADD, CURRENT and a global NO_CHANGE
-(reference grpc-and-listen §8.1), then remembers which stream watches which document name;
+(docs/reference/grpc-and-listen.md §8.1), then remembers which stream watches which document name;
 Commit looks the written names up in that dictionary, pushes a DocumentChange and a global
 NO_CHANGE at the commit time onto each watching stream, and answers. No storage, no rules,
 no query matching, no diffing: the floor of "a commit reaches a watching stream" with the

@@ -5,7 +5,7 @@ import Synchronization
 /// The Auth emulator's HTTP face: routing (`AuthRoute`), credentials, body decoding, CORS and
 /// the error shape, in front of an `AuthService`.
 ///
-/// Credentials (reference §4.1): any non-empty `key` query parameter or `X-Goog-Api-Key`
+/// Credentials (docs/reference/firestore-wire.md §4.1): any non-empty `key` query parameter or `X-Goog-Api-Key`
 /// header maps to the default project; `Authorization: Bearer owner` (or a `ya29.` OAuth
 /// token) is privileged — the Admin SDK form of each operation. Another bearer on an
 /// authenticated endpoint is 401. CORS: every origin reflected, requested headers allowed,

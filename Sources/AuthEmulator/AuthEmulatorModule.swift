@@ -1,2 +1,2 @@
-/// Namespace marker for the AuthEmulator module; see ARCHITECTURE.md.
+/// Namespace marker for the AuthEmulator module; see docs/ARCHITECTURE.md.
 public enum AuthEmulatorModule {}

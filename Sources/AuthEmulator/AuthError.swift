@@ -6,7 +6,7 @@ import GoogleWire
 /// "reason":"invalid","domain":"global"}]}}`, plus `"status"` for every class except
 /// `BadRequest`. Messages follow production: `CODE` or `CODE : detail`; the JS SDK splits on
 /// `" : "` and maps the code (`EMAIL_EXISTS` → `auth/email-already-in-use`).
-/// Source: reference §4.5; firebase-tools `src/emulator/auth/errors.ts` (error classes).
+/// Source: docs/reference/firestore-wire.md §4.5; firebase-tools `src/emulator/auth/errors.ts` (error classes).
 public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The HTTP status, e.g. 400.
     public var code: Int

@@ -4,7 +4,7 @@ import GoogleWire
 ///
 /// Defaults as the emulator's: one account per email; improved email privacy off (so a bad
 /// password is `INVALID_PASSWORD`, not `INVALID_LOGIN_CREDENTIALS`). Anonymous and password
-/// sign-in are always enabled. Source: reference §4.3.
+/// sign-in are always enabled. Source: docs/reference/firestore-wire.md §4.3.
 public struct AuthProjectConfig: Sendable, Hashable {
     /// `signIn.allowDuplicateEmails`.
     public var allowDuplicateEmails = false

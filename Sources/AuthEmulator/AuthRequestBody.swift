@@ -4,7 +4,7 @@ import GoogleWire
 /// lowerCamelCase name, with the emulator's tolerance — snake_case names are folded
 /// (`id_token` → `idToken`), numbers may come as strings and booleans as `"true"`/`"false"`.
 /// JS-style truthiness is explicit: `nonEmptyString` treats `""` as absent, as the emulator's
-/// `assert(reqBody.email, …)` does. Source: reference §4.1 (body keys).
+/// `assert(reqBody.email, …)` does. Source: docs/reference/firestore-wire.md §4.1 (body keys).
 public struct AuthRequestBody: Sendable {
     private var members: [String: JSONValue]
 

@@ -2,7 +2,7 @@ import GoogleWire
 
 /// Where an Auth emulator request goes, decided from its method and path alone (no I/O).
 ///
-/// The emulator embeds production hosts in the path (reference §4.1):
+/// The emulator embeds production hosts in the path (docs/reference/firestore-wire.md §4.1):
 /// `/identitytoolkit.googleapis.com/v1/accounts:{op}` (client SDKs, `?key=`),
 /// `/identitytoolkit.googleapis.com/v1/projects/{p}/accounts[:{op}]` (Admin SDKs, `Bearer owner`),
 /// `/www.googleapis.com/identitytoolkit/v3/relyingparty/{legacyOp}` (older iOS SDK, rewritten
@@ -45,7 +45,7 @@ public enum AuthRoute: Sendable, Equatable {
     ]
 
     /// The legacy v3 relyingparty names and the v1 `accounts:` operation each becomes
-    /// (reference §4.1 rewrite table).
+    /// (docs/reference/firestore-wire.md §4.1 rewrite table).
     static let legacyOperations: [String: String] = [
         "createAuthUri": "createAuthUri", "deleteAccount": "delete", "emailLinkSignin": "signInWithEmailLink",
         "getAccountInfo": "lookup", "getOobConfirmationCode": "sendOobCode", "resetPassword": "resetPassword",

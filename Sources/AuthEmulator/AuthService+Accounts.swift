@@ -5,7 +5,7 @@ extension AuthService {
     /// account. Privileged form: any of `localId[]`, `email[]`, `phoneNumber[]`,
     /// `federatedUserId[{providerId, rawId}]`, each account once. Response
     /// `{kind: "identitytoolkit#GetAccountInfoResponse", users?}` (`users` omitted when none,
-    /// which the Node Admin SDK relies on). Source: reference §4.2.
+    /// which the Node Admin SDK relies on). Source: docs/reference/firestore-wire.md §4.2.
     /// - Throws: `AuthError` with the codes above.
     func lookup(_ body: AuthRequestBody, project: String, privileged: Bool) throws(AuthError) -> JSONValue {
         var users: [UserRecord] = []
@@ -41,7 +41,7 @@ extension AuthService {
     /// credential: `INVALID_REQ_TYPE : …` (client) / `MISSING_LOCAL_ID` (privileged).
     /// Response: `{kind: "identitytoolkit#SetAccountInfoResponse", localId, emailVerified,
     /// providerUserInfo, email?, displayName?, photoUrl?, newEmail?, passwordHash?}` plus
-    /// tokens when credentials changed. Source: reference §4.1; firebase-tools setAccountInfo.
+    /// tokens when credentials changed. Source: docs/reference/firestore-wire.md §4.1; firebase-tools setAccountInfo.
     /// - Throws: `AuthError` with the codes above; 501 for `provider`, `upgradeToFederatedLogin`,
     ///   `oobCode` flows and `deleteAttribute` `PROVIDER`/`RAW_USER_INFO`.
     func update(_ body: AuthRequestBody, project: String, privileged: Bool) throws(AuthError) -> JSONValue {
@@ -224,7 +224,7 @@ extension AuthService {
     /// `projects/{p}/accounts:batchGet?maxResults=N&nextPageToken=T` (privileged): accounts
     /// ascending by `localId` after `T`, at most `N` (default 20, at most 1000; `-1` = all, an
     /// emulator extension). Response `{kind: "identitytoolkit#DownloadAccountResponse", users,
-    /// nextPageToken?}`. Source: reference §2.5 (export uses `maxResults=-1`).
+    /// nextPageToken?}`. Source: docs/reference/firestore-wire.md §2.5 (export uses `maxResults=-1`).
     /// - Throws: `AuthError.internalError` when storage fails.
     func batchGet(_ query: [(name: String, value: String)], project: String) throws(AuthError) -> JSONValue {
         let requested = query.first { $0.name == "maxResults" }.flatMap { Int($0.value) } ?? 20

@@ -13,7 +13,7 @@ extension AuthService {
     /// `needConfirmation: true` when it did not; else a new account (`isNewUser: true`). With
     /// `idToken` the identity is linked to that account (`FEDERATED_USER_ID_ALREADY_LINKED`,
     /// `EMAIL_EXISTS`). With `returnIdpCredential: true` (iOS) resolution errors come back as
-    /// 200 with `errorMessage`. Source: reference §4.2.
+    /// 200 with `errorMessage`. Source: docs/reference/firestore-wire.md §4.2.
     /// - Throws: `AuthError` with the codes above; 501 for `returnRefreshToken`, `pendingIdToken`.
     func signInWithIdp(_ body: AuthRequestBody, project: String) throws(AuthError) -> JSONValue {
         if body.bool("returnRefreshToken") == true {
@@ -94,7 +94,7 @@ extension AuthService {
         case needConfirmation(UserRecord)
     }
 
-    /// Finds, links or creates the account for `idp`. Source: reference §4.2 (account resolution).
+    /// Finds, links or creates the account for `idp`. Source: docs/reference/firestore-wire.md §4.2 (account resolution).
     /// - Throws: `FEDERATED_USER_ID_ALREADY_LINKED`, `EMAIL_EXISTS`, token errors of `idToken`.
     func resolveIdpAccount(_ idp: IdpProfile, linkTo idToken: String?, project: String) throws(AuthError)
         -> IdpResolution

@@ -11,7 +11,7 @@ extension AuthService {
     /// privacy off (the default), `EMAIL_NOT_FOUND`, `USER_DISABLED`, `INVALID_PASSWORD`; with it
     /// on, `INVALID_LOGIN_CREDENTIALS` for an unknown email or a wrong password.
     /// Response: `{kind: "identitytoolkit#VerifyPasswordResponse", registered: true, localId,
-    /// email, idToken, refreshToken, expiresIn}`. Source: reference §4.2, §4.3.
+    /// email, idToken, refreshToken, expiresIn}`. Source: docs/reference/firestore-wire.md §4.2, §4.3.
     /// - Throws: `AuthError` with the codes above.
     func signInWithPassword(_ body: AuthRequestBody, project: String) throws(AuthError) -> JSONValue {
         guard let raw = body.string("email") else { throw .badRequest("MISSING_EMAIL") }

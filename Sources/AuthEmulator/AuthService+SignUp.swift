@@ -13,7 +13,7 @@ extension AuthService {
     /// Privileged form (Admin `createUser`): optional `localId` (`DUPLICATE_LOCAL_ID`),
     /// profile fields, `emailVerified`, `phoneNumber` (`PHONE_NUMBER_EXISTS`), `disabled`; no tokens.
     /// Response: `{kind: "identitytoolkit#SignupNewUserResponse", localId, displayName?, email?,
-    /// idToken?, refreshToken?, expiresIn?}`. Source: reference §4.2.
+    /// idToken?, refreshToken?, expiresIn?}`. Source: docs/reference/firestore-wire.md §4.2.
     /// - Throws: `AuthError` with the codes above.
     func signUp(_ body: AuthRequestBody, project: String, privileged: Bool) throws(AuthError) -> JSONValue {
         var provider: String?

@@ -7,7 +7,7 @@ extension AuthService {
     /// `INVALID_REFRESH_TOKEN`) and is enabled (`USER_DISABLED`). The body may be form-encoded
     /// (JS SDK) or JSON (iOS SDK). Response (snake_case): `{id_token, access_token (same JWT),
     /// expires_in: "3600", refresh_token, token_type: "Bearer", user_id, project_id: "12345"}`.
-    /// Source: reference §4.2.
+    /// Source: docs/reference/firestore-wire.md §4.2.
     /// - Throws: `AuthError` with the codes above.
     func grantToken(_ body: AuthRequestBody, project: String) throws(AuthError) -> JSONValue {
         guard let grantType = body.nonEmptyString("grantType") else { throw .badRequest("MISSING_GRANT_TYPE") }

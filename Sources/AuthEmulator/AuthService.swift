@@ -69,12 +69,12 @@ public struct AuthCall: Sendable {
 ///
 /// Every operation runs under one lock, so each is atomic against the others (an email is
 /// checked and claimed in one step). Operations return the response body as JSON or throw an
-/// `AuthError` carrying the production error code. Source: reference §4; firebase-tools
+/// `AuthError` carrying the production error code. Source: docs/reference/firestore-wire.md §4; firebase-tools
 /// `src/emulator/auth/operations.ts` (behaviour of each operation).
 public final class AuthService: Sendable {
     /// Where accounts live.
     public let store: any UserStore
-    /// The project API-key requests map to (reference §4.1: any key → the default project).
+    /// The project API-key requests map to (docs/reference/firestore-wire.md §4.1: any key → the default project).
     public let defaultProject: String
     let clock: @Sendable () -> Date
     /// Held for the whole of each operation (it guards the store, not a value).

@@ -7,7 +7,7 @@ import FirestoreModel
 ///
 /// Chosen over a table of its own because the accounts then live in the same SQLite file as
 /// the Firestore data (one `--data` file, one durability story, `--in-memory` for free) and
-/// SQLite keeps its one door inside `DocumentStore` (ARCHITECTURE rule 3). Lookups by email,
+/// SQLite keeps its one door inside `DocumentStore` (docs/ARCHITECTURE.md rule 3). Lookups by email,
 /// phone and identity are single-field queries, which the SQLite store serves from indexes
 /// it builds on first use. Writes bypass the Firestore engine on purpose: accounts raise no
 /// listen events, no triggers and no rules; the store keeps the greatest commit time, so

@@ -6,7 +6,7 @@ import GoogleWire
 /// Written tokens have header `{"alg":"none","typ":"JWT"}` and an empty signature, so they
 /// end in `.`. Reading accepts any `header.payload[.signature]` whose first two parts are
 /// base64url JSON objects; the signature and `alg` are ignored, as in the emulator.
-/// Source: reference §4.4; RFC 7519 §6.1 (unsecured JWTs).
+/// Source: docs/reference/firestore-wire.md §4.4; RFC 7519 §6.1 (unsecured JWTs).
 public enum EmulatorJWT {
     /// The header of every token Hearth issues.
     static let header: JSONValue = .object([.init("alg", .string("none")), .init("typ", .string("JWT"))])
@@ -32,7 +32,7 @@ public enum EmulatorJWT {
 
 /// The emulator's refresh token: standard base64 of
 /// `{"_AuthEmulatorRefreshToken":"DO NOT MODIFY","localId","provider","extraClaims","projectId"}`.
-/// Nothing is stored server-side; refreshing re-reads the account. Source: reference §4.2.
+/// Nothing is stored server-side; refreshing re-reads the account. Source: docs/reference/firestore-wire.md §4.2.
 public struct RefreshToken: Sendable, Hashable {
     /// The account.
     public var localId: String

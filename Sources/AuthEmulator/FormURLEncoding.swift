@@ -1,7 +1,7 @@
 /// `application/x-www-form-urlencoded` decoding (WHATWG URL §5.1): `&`-separated `name=value`
 /// pairs, `+` is a space, `%XX` escapes are UTF-8 bytes (invalid escapes stay literal). Used for
 /// securetoken bodies, signInWithIdp's `postBody` and `requestUri` queries.
-/// Source: reference §4.1, §4.2.
+/// Source: docs/reference/firestore-wire.md §4.1, §4.2.
 public enum FormURLEncoding {
     /// The pairs of `text` in order; a pair without `=` has an empty value; empty pairs are skipped.
     public static func decode(_ text: String) -> [(name: String, value: String)] {

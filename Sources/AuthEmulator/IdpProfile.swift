@@ -3,7 +3,7 @@ import GoogleWire
 /// What an IdP credential says about the user, as the emulator derives it from the token's
 /// claims without contacting the IdP: `sub` is the raw id; `email` (canonical),
 /// `email_verified` (`true` or `"true"`), `name`, `picture`, `given_name`, `family_name`,
-/// `screen_name` fill the profile. Source: reference §4.2 (response fields).
+/// `screen_name` fill the profile. Source: docs/reference/firestore-wire.md §4.2 (response fields).
 struct IdpProfile {
     let providerId: String
     let rawId: String

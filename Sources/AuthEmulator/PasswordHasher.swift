@@ -7,7 +7,7 @@ import GoogleWire
 /// The Firebase emulator stores a reversible `fakeHash:salt=…:password=…`; Hearth persists
 /// accounts on disk, so it never keeps a password in any recoverable form. Verification
 /// recomputes the hash and compares in constant time. This file is the AuthEmulator target's
-/// one door to OpenSSL (ARCHITECTURE rule 3).
+/// one door to OpenSSL (docs/ARCHITECTURE.md rule 3).
 public enum PasswordHasher {
     /// PBKDF2 iterations: enough to make a leaked file costly to attack, cheap enough that a
     /// sign-in stays around a millisecond (this is an emulator, not a production IdP).

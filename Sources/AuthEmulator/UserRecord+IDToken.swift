@@ -9,7 +9,7 @@ extension UserRecord {
     ///
     /// `identities` holds `email: [email]` and, per linked provider other than `password`,
     /// `providerId: [rawId]`. `auth_time` is `lastLoginAt` in seconds (else `iat`).
-    /// Source: reference §4.4.
+    /// Source: docs/reference/firestore-wire.md §4.4.
     /// - Parameters:
     ///   - signInProvider: `password`, `google.com`, `anonymous`, `custom`, …
     ///   - issuedAt: `iat`, seconds since the epoch.

@@ -2,7 +2,7 @@ import GoogleWire
 
 /// `UserInfo` JSON as `accounts:lookup`, `accounts:batchGet` and Hearth's export write it, and
 /// its reading back (import). Absent optionals are omitted.
-/// Source: reference §4.2 (UserInfo fields and their string encodings).
+/// Source: docs/reference/firestore-wire.md §4.2 (UserInfo fields and their string encodings).
 extension UserRecord {
     /// The UserInfo object: `localId, email, emailVerified, displayName, photoUrl, phoneNumber,
     /// providerUserInfo, passwordHash, salt, passwordUpdatedAt, validSince (seconds string),

@@ -4,7 +4,7 @@
 /// since the Unix epoch, `validSince` in seconds, `lastRefreshAt` as an RFC 3339 string.
 /// Passwords are never stored: `passwordHash` is PBKDF2-HMAC-SHA256 (`PasswordHasher`) of the
 /// password with `salt`, both base64.
-/// Source: reference §4.2 (UserInfo fields); firebase-tools `src/emulator/auth/state.ts`.
+/// Source: docs/reference/firestore-wire.md §4.2 (UserInfo fields); firebase-tools `src/emulator/auth/state.ts`.
 public struct UserRecord: Sendable, Hashable {
     /// The uid: 28 random letters and digits unless an Admin client chose it.
     public var localId: String

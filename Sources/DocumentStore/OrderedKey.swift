@@ -2,7 +2,7 @@ import FirestoreModel
 
 /// Order-preserving byte encodings of values and document paths for index keys.
 ///
-/// The contract (ARCHITECTURE rule 6): for any two values `a`, `b`,
+/// The contract (docs/ARCHITECTURE.md rule 6): for any two values `a`, `b`,
 /// `memcmp`-order of `value(a)` and `value(b)` (shorter prefix first, as SQLite compares
 /// BLOBs) equals `Value.compare(a, b)`, and the encodings are equal exactly when the values
 /// compare equal (`1` and `1.0` share a key; so do `-0.0` and `0.0`, and every NaN). Every
@@ -35,7 +35,7 @@ import FirestoreModel
 /// `p` lie in the range `(path(p), path(p) + [0x03])`. In path keys a numeric id is followed
 /// by its escaped text, which makes the key reversible and distinct for `__id5__` / `__id05__`.
 ///
-/// Source: cross-type and per-type order of reference §1.9 (as implemented by
+/// Source: cross-type and per-type order of docs/reference/firestore-wire.md §1.9 (as implemented by
 /// `Value.compare` in FirestoreModel).
 enum OrderedKey {
     /// Type tags; the gaps leave room for types Firestore may add (vectors sort before maps).

@@ -1,7 +1,7 @@
 import FirestoreModel
 
 /// How the SQLite store reads the candidates of one query: the stage between the query model
-/// and the index scan (STYLE principle 6). Prints itself for tests and diagnostics.
+/// and the index scan (docs/STYLE.md principle 6). Prints itself for tests and diagnostics.
 ///
 /// Candidates are streamed from `accesses` (their union), decoded one by one and checked
 /// against the query's full semantics; the final answer is always

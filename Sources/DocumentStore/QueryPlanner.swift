@@ -165,7 +165,7 @@ enum QueryPlanner {
     }
 
     /// The keys a single range or equality filter can match; nil when it matches nothing
-    /// (a range against NaN). Ranges stay within the operand's type group (reference §1.5).
+    /// (a range against NaN). Ranges stay within the operand's type group (docs/reference/firestore-wire.md §1.5).
     private static func range(_ op: FieldOperator, _ v: Value) -> KeyRange? {
         let key = OrderedKey.value(v)
         let groupStart = KeyRange.Bound(key: OrderedKey.typeGroupStart(of: v), inclusive: true)

@@ -6,7 +6,7 @@ import FirestoreModel
 /// Vocabulary after Firestore's single-field index settings (query scope `COLLECTION` /
 /// `COLLECTION_GROUP`, modes ascending / `ARRAY_CONTAINS`). A document whose `field` is missing
 /// has no entry, which is exactly Firestore's rule that a missing field never matches a filter
-/// or an orderBy. Source: reference §1.5 ("Missing field never matches any filter").
+/// or an orderBy. Source: docs/reference/firestore-wire.md §1.5 ("Missing field never matches any filter").
 public struct SingleFieldIndex: Sendable, Hashable, CustomStringConvertible {
     /// What one entry's key is.
     public enum Mode: Int64, Sendable, Hashable {

@@ -4,7 +4,7 @@ import HTTPServer
 
 /// Everything served on the Firestore port over HTTP/1.1: REST v1 (`/v1/…`), the emulator's
 /// admin endpoints (`/emulator/v1/…`), the readiness check `GET /` → `Ok`, and CORS for the
-/// web SDKs. Source: reference §1, §2.1.
+/// web SDKs. Source: docs/reference/firestore-wire.md §1, §2.1.
 public struct FirestorePortHandler: HTTPHandler {
     /// The REST adapter.
     public let rest: FirestoreRESTService

@@ -9,7 +9,7 @@ extension FirestoreEngine {
     /// aggregated, and `limit(12).sum("x")` sums the 12 smallest `x`). `count` is an int
     /// (capped by `upTo`); `sum` is an int when every summed value is an int and no overflow
     /// occurs, else a double (NaN propagates); `avg` is a double, null for no numeric values.
-    /// Non-numeric values are skipped. Source: reference §1.6; the emulator
+    /// Non-numeric values are skipped. Source: docs/reference/firestore-wire.md §1.6; the emulator
     /// (Tests/Conformance/aggregation_cases.json).
     /// - Throws: as `runQuery`; `.invalidArgument` as `Aggregation.validate` (none, more
     ///   than 5, duplicate aliases, `__name__` summed or averaged).

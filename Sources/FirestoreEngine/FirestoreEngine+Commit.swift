@@ -23,7 +23,7 @@ extension FirestoreEngine {
     ///   `.permissionDenied` when rules deny a write, then
     ///   `.notFound`/`.alreadyExists`/`.failedPrecondition` for preconditions,
     ///   `.internalError` on storage failure.
-    /// Source: Firestore REST v1 Commit; reference §1.3–§1.4, security-rules §6.1.
+    /// Source: Firestore REST v1 Commit; docs/reference/firestore-wire.md §1.3–§1.4, docs/reference/security-rules.md §6.1.
     public func commit(_ writes: [Write], in database: DatabaseID, transaction: [UInt8]? = nil, auth: AuthContext)
         throws(FirestoreError) -> CommitOutcome
     {

@@ -6,7 +6,7 @@ extension FirestoreEngine {
     /// GetDocument.
     /// - Throws: `.notFound` (`Document "…" not found.`) when missing; `.permissionDenied`
     ///   when rules deny `get`; `.invalidArgument` for a bad or expired transaction.
-    /// Source: Firestore REST v1 GetDocument; reference §1.3.
+    /// Source: Firestore REST v1 GetDocument; docs/reference/firestore-wire.md §1.3.
     public func getDocument(
         _ path: ResourcePath, in database: DatabaseID, consistency: ReadConsistency = .strong, auth: AuthContext
     ) throws(FirestoreError) -> ReadResult<Document> {

@@ -6,7 +6,7 @@ import Synchronization
 /// transactions, the rules gate and the change feed — the one engine behind REST, gRPC and
 /// the in-process Admin client.
 ///
-/// Concurrency: commits are serialised by the writer lock (one writer, ARCHITECTURE
+/// Concurrency: commits are serialised by the writer lock (one writer, docs/ARCHITECTURE.md
 /// "Concurrency"); reads open their own store snapshot and run concurrently. Every method is
 /// synchronous and may block on storage I/O for the duration of one SQLite transaction.
 public final class FirestoreEngine: Sendable {

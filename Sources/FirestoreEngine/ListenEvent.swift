@@ -1,7 +1,7 @@
 import FirestoreModel
 
 /// What a Listen stream tells its client; the gRPC adapter turns each into a `ListenResponse`.
-/// Source: googleapis `firestore.proto` ListenResponse; reference grpc-and-listen §8.
+/// Source: googleapis `firestore.proto` ListenResponse; docs/reference/grpc-and-listen.md §8.
 public enum ListenEvent: Sendable, Equatable {
     /// `TargetChange`. Empty `targetIDs` with a read time is the global consistent snapshot.
     case targetChange(TargetChangeKind, targetIDs: [Int32], cause: FirestoreError?, resumeToken: [UInt8]?, readTime: Timestamp?)

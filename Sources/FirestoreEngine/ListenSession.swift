@@ -8,7 +8,7 @@ import Synchronization
 /// Every mutation happens while the engine's writer lock is held (adding a target, removing
 /// it, and commit delivery), so a target's initial results and later changes can neither
 /// overlap nor leave a gap. `send` is called under that lock and must only enqueue.
-/// Source: reference grpc-and-listen §8.1–§8.5.
+/// Source: docs/reference/grpc-and-listen.md §8.1–§8.5.
 public final class ListenSession: @unchecked Sendable {
     // @unchecked Sendable: `targets` and `closed` are only read or written while the engine's
     // writer lock is held (see FirestoreEngine+Listen.swift), which serialises all access.

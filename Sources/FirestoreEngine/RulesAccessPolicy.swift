@@ -4,7 +4,7 @@ import SecurityRules
 /// The access policy of a compiled `firestore.rules`: every client request's accesses are
 /// decided by the `Ruleset`, one batch at a time (shared `get()` budget), and each denial is
 /// handed to `onDenial` with its full explanation before the request fails.
-/// Source: reference security-rules §6.1, §8.
+/// Source: docs/reference/security-rules.md §6.1, §8.
 public struct RulesAccessPolicy: AccessPolicy {
     /// The compiled rules.
     public let ruleset: Ruleset

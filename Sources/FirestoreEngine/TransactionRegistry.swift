@@ -6,7 +6,7 @@ import Synchronization
 /// (validated at commit — optimistic, so a conflict is an immediate ABORTED, never a lock
 /// stall); read-only ones hold one store snapshot so every read sees the same state.
 ///
-/// Limits as production: 270 s lifetime, 60 s idle. Source: reference §1.10, §1.4.
+/// Limits as production: 270 s lifetime, 60 s idle. Source: docs/reference/firestore-wire.md §1.10, §1.4.
 final class TransactionRegistry: Sendable {
     struct Entry {
         var database: DatabaseID

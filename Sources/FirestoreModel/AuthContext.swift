@@ -1,6 +1,6 @@
 /// Who is making a request, as the Firestore emulator decides it from `Authorization`.
 ///
-/// Source: reference §2.2 — `Bearer owner` is admin and bypasses rules; any other bearer is a
+/// Source: docs/reference/firestore-wire.md §2.2 — `Bearer owner` is admin and bypasses rules; any other bearer is a
 /// JWT whose claims become `request.auth` (`uid` from `sub`, else `user_id`; `token` = claims).
 public enum AuthContext: Sendable, Hashable {
     /// `Bearer owner` (or in-process Admin clients): bypasses security rules.

@@ -32,7 +32,7 @@ public struct Document: Sendable, Hashable {
 ///
 /// Sources: https://firebase.google.com/docs/firestore/quotas ("Collections, documents, and
 /// fields"; "Writes and transactions": maximum API request size 10 MiB) and
-/// https://firebase.google.com/docs/firestore/storage-size (sizes below); reference §1.10.
+/// https://firebase.google.com/docs/firestore/storage-size (sizes below); docs/reference/firestore-wire.md §1.10.
 /// Every violation is `INVALID_ARGUMENT`. Messages are production's where it is known (the
 /// document size), else the Cloud Firestore emulator's, whose write validation answers with
 /// production's texts (`The value of property "a" is longer than 1048487 bytes.`).

@@ -2,7 +2,7 @@
 ///
 /// Canonical string form joins segments with `.`; a segment that is not *simple*
 /// (`[A-Za-z_][A-Za-z_0-9]*`) is back-quoted with `` \` `` and `\\` escapes.
-/// `__name__` is the document key pseudo-field. Source: reference §1.10.
+/// `__name__` is the document key pseudo-field. Source: docs/reference/firestore-wire.md §1.10.
 public struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Raw (unquoted) segments.
     public var segments: [String]

@@ -1,7 +1,7 @@
 /// A path of a document or collection relative to a database's documents root.
 ///
 /// `["rooms", "r1"]` is a document (even count), `["rooms"]` a collection (odd count),
-/// `[]` the root. Segments are raw (decoded) ids. Source: reference §1.10.
+/// `[]` the root. Segments are raw (decoded) ids. Source: docs/reference/firestore-wire.md §1.10.
 public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The decoded segments.
     public var segments: [String]
@@ -48,7 +48,7 @@ public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConverti
     /// - Throws: `.invalidArgument` for empty ids, `.`/`..`, `/` inside a segment,
     ///   reserved `__…__` ids, ids over 1,500 bytes, a path deeper than 100 levels, or a name
     ///   whose size (`DocumentLimits.nameSize`) is over 6,144 bytes.
-    /// Source: reference §1.10; https://firebase.google.com/docs/firestore/quotas ("Maximum
+    /// Source: docs/reference/firestore-wire.md §1.10; https://firebase.google.com/docs/firestore/quotas ("Maximum
     /// size for a document name: 6 KiB"), https://firebase.google.com/docs/firestore/storage-size.
     public func validateIDs() throws(FirestoreError) {
         if segments.count > 200 { throw .invalidArgument("Document path is too deep: \(relativeString)") }

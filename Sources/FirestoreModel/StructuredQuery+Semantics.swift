@@ -1,6 +1,6 @@
 /// Query semantics shared by the engine, the store's post-filter and listen targets:
 /// validation, the implicit orderBy, filter matching, cursors and result order.
-/// Source: reference §1.5 (production semantics mirrored by firebase-js-sdk `core/filter.ts`).
+/// Source: docs/reference/firestore-wire.md §1.5 (production semantics mirrored by firebase-js-sdk `core/filter.ts`).
 extension StructuredQuery {
     /// The orderBy the query really has: explicit entries, then inequality fields not yet
     /// ordered (lexicographic), then `__name__`; appended entries take the direction of the
@@ -136,7 +136,7 @@ func validateQueryPath(_ p: FieldPath) throws(FirestoreError) {
 }
 
 extension StructuredQuery {
-    /// Most disjunctions a filter may have in disjunctive normal form. Source: reference §1.5.
+    /// Most disjunctions a filter may have in disjunctive normal form. Source: docs/reference/firestore-wire.md §1.5.
     public static let maxDisjunctions = 30
 }
 

@@ -1,7 +1,7 @@
 /// A Firestore structured query, as `google.firestore.v1.StructuredQuery` defines it.
 ///
 /// The parent (documents root or a document) is carried beside it in `QueryTarget`.
-/// Source: googleapis `query.proto`; reference §1.5.
+/// Source: googleapis `query.proto`; docs/reference/firestore-wire.md §1.5.
 public struct StructuredQuery: Sendable, Hashable {
     /// Projection; nil = every field, `[__name__]` = names only.
     public var select: [FieldPath]?
@@ -143,7 +143,7 @@ public enum CompositeOperator: String, Sendable, Hashable {
     case or = "OR"
 }
 
-/// One aggregation of a `StructuredAggregationQuery`. Source: reference §1.6.
+/// One aggregation of a `StructuredAggregationQuery`. Source: docs/reference/firestore-wire.md §1.6.
 public struct Aggregation: Sendable, Hashable {
     /// What to compute.
     public enum Kind: Sendable, Hashable {

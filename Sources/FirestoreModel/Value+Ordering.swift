@@ -3,7 +3,7 @@
 /// Cross-type order: null < bool < number < timestamp < string < bytes < reference <
 /// geo point < array < vector < map. Numbers: NaN first and equal to NaN, then ints and doubles by
 /// exact numeric value (`1 == 1.0`, `-0.0 == 0.0`, `2^53 + 1 > 2^53.0`). Strings compare by
-/// UTF-8 bytes. Source: reference §1.9; firebase-js-sdk `model/type_order.ts`, `values.ts`.
+/// UTF-8 bytes. Source: docs/reference/firestore-wire.md §1.9; firebase-js-sdk `model/type_order.ts`, `values.ts`.
 extension Value {
     /// Rank of the value's type in the cross-type order (null = 0 … geo point = 7, array = 8,
     /// vector = 9 — a map `{__type__: "__vector__", value: [...]}` — and map = 10).
@@ -24,7 +24,7 @@ extension Value {
 
     /// The elements of a vector value — a map whose `__type__` is `"__vector__"` — taken from
     /// its `value` array (empty when absent); nil for every other value.
-    /// Source: reference §1.7 (vector row), §1.9 item 10; firebase-js-sdk `model/map_type.ts`.
+    /// Source: docs/reference/firestore-wire.md §1.7 (vector row), §1.9 item 10; firebase-js-sdk `model/map_type.ts`.
     public var vectorElements: [Value]? {
         guard case .map(let m) = self, case .string("__vector__")? = m["__type__"] else { return nil }
         if case .array(let a)? = m["value"] { return a }

@@ -5,7 +5,7 @@
 /// `-0.0 != 0.0`) — what "the write changed nothing" needs. Firestore's query equality and
 /// ordering live in `Value+Ordering.swift`.
 ///
-/// Source: googleapis `google/firestore/v1/document.proto` (Value); reference §1.7.
+/// Source: googleapis `google/firestore/v1/document.proto` (Value); docs/reference/firestore-wire.md §1.7.
 public enum Value: Sendable {
     case null
     case boolean(Bool)

@@ -12,7 +12,7 @@ extension Write {
     /// Applies the write to `current` at `commitTime`, checking the precondition first.
     ///
     /// Pure: the caller stores the result. Semantics of masks, transforms and versions as
-    /// reference §1.3–§1.4 describe; unchanged writes keep their `updateTime`. Values are
+    /// docs/reference/firestore-wire.md §1.3–§1.4 describe; unchanged writes keep their `updateTime`. Values are
     /// stored as Firestore stores them: timestamps truncated to microseconds, transform
     /// results likewise. `-0.0` keeps its sign, as production keeps it (the Web SDK reads back
     /// the -0 it wrote, googleapis/nodejs-firestore#1638; firebase/firebase-js-sdk#2751); the
@@ -119,7 +119,7 @@ extension FieldTransform {
     /// Applies the transform to the field's current value.
     /// - Returns: the new field value and the transform result (`nullValue` for array transforms).
     /// - Throws: `.invalidArgument` when a numeric transform's operand is not a number.
-    /// Source: reference §1.4 transform table.
+    /// Source: docs/reference/firestore-wire.md §1.4 transform table.
     public func apply(to current: Value?, commitTime: Timestamp) throws(FirestoreError) -> (Value, Value) {
         switch operation {
         case .serverTimestamp:
@@ -169,7 +169,7 @@ extension FieldTransform {
 extension Value {
     /// The value as Firestore stores it, or nil when it already is: timestamps truncated to
     /// microseconds, recursively. Doubles (`-0.0` included) are stored as sent.
-    /// Source: reference §1.4 (microsecond storage); emulator (Tests/Conformance/json_roundtrip.json).
+    /// Source: docs/reference/firestore-wire.md §1.4 (microsecond storage); emulator (Tests/Conformance/json_roundtrip.json).
     fileprivate var storedForm: Value? {
         switch self {
         case .timestamp(let t): return t.nanos % 1000 == 0 ? nil : .timestamp(t.truncatedToMicroseconds)

@@ -1,5 +1,5 @@
 /// A condition a write requires of the stored document.
-/// Source: googleapis `common.proto` Precondition; reference §1.4.
+/// Source: googleapis `common.proto` Precondition; docs/reference/firestore-wire.md §1.4.
 public enum Precondition: Sendable, Hashable {
     /// No condition.
     case none
@@ -34,7 +34,7 @@ public struct FieldTransform: Sendable, Hashable {
     }
 }
 
-/// A write to one document. Source: googleapis `write.proto` Write; reference §1.4.
+/// A write to one document. Source: googleapis `write.proto` Write; docs/reference/firestore-wire.md §1.4.
 public struct Write: Sendable, Hashable {
     /// The operation arm of the write.
     public enum Operation: Sendable, Hashable {

@@ -5,7 +5,7 @@ import FirestoreModel
 ///
 /// `Bearer owner` is admin. Any other bearer must be a JWT (`header.payload.signature`,
 /// base64url, signature not verified — unsigned emulator tokens end in `.`); its claims
-/// become `request.auth.token`, and `uid` is `sub`, else `user_id`. Source: reference §2.2, §2.7.
+/// become `request.auth.token`, and `uid` is `sub`, else `user_id`. Source: docs/reference/firestore-wire.md §2.2, §2.7.
 public enum BearerToken {
     /// Decodes the header value.
     /// - Parameter header: the `Authorization` value, or nil when absent (→ `.unauthenticated`).

@@ -2,7 +2,7 @@ import FirestoreModel
 
 /// The one table that turns a status code into what each wire shows.
 ///
-/// gRPC code → HTTP status per googleapis `google/rpc/code.proto` (reference §1.8); the same
+/// gRPC code → HTTP status per googleapis `google/rpc/code.proto` (docs/reference/firestore-wire.md §1.8); the same
 /// entries serve the Firestore JSON body, callable error bodies and gRPC trailers.
 public enum ErrorTable {
     /// The HTTP status for `code`.

@@ -1,6 +1,6 @@
 /// Field-name rules of the proto3 JSON mapping that every Google JSON endpoint shares.
 ///
-/// Source: protobuf "JSON Mapping" (reference §1.7): parsers accept both the original
+/// Source: protobuf "JSON Mapping" (docs/reference/firestore-wire.md §1.7): parsers accept both the original
 /// `snake_case` proto field name and its lowerCamelCase JSON name.
 public enum ProtoJSON {
     /// `snake_case` → `lowerCamelCase` (`update_mask` → `updateMask`; proto3 JSON accepts

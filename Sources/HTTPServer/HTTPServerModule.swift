@@ -1,2 +1,2 @@
-/// Namespace marker for the HTTPServer module; see ARCHITECTURE.md.
+/// Namespace marker for the HTTPServer module; see docs/ARCHITECTURE.md.
 public enum HTTPServerModule {}

@@ -4,7 +4,7 @@ import Synchronization
 
 /// The emulators running in this process and where they listen — what the hub reports.
 ///
-/// Entries are added as servers bind (`register`), in start order. Source: reference §2.4.
+/// Entries are added as servers bind (`register`), in start order. Source: docs/reference/firestore-wire.md §2.4.
 public final class EmulatorRegistry: Sendable {
     /// One running emulator.
     public struct Entry: Sendable, Equatable {

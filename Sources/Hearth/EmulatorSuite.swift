@@ -12,7 +12,7 @@ import HTTPServer
 /// section, so Auth runs when that section names `auth` (or there is no `firebase.json` or no
 /// `emulators` section, or `--auth-port` is given). The hub always runs; when its port was
 /// not configured (`emulators.hub`, `--hub-port`) and 4400 is taken, it falls back to an
-/// ephemeral port, as firebase-tools does for its hub. Source: reference §2.3, §2.4.
+/// ephemeral port, as firebase-tools does for its hub. Source: docs/reference/firestore-wire.md §2.3, §2.4.
 final class EmulatorSuite: Sendable {
     let config: FirebaseConfig
     let project: String

@@ -9,7 +9,7 @@ import Foundation
 /// its standard input, output and error inherited, then stops Hearth and returns the command's
 /// exit status (128 + N when a signal N killed it). Hearth's per-request log is off (`--quiet`)
 /// so the command's output stays readable. The command gets default signal dispositions;
-/// SIGINT, SIGTERM and SIGHUP sent to Hearth are forwarded to it. Source: reference §2.3.
+/// SIGINT, SIGTERM and SIGHUP sent to Hearth are forwarded to it. Source: docs/reference/firestore-wire.md §2.3.
 public enum ExecCommand {
     /// Runs `arguments` (everything after `exec`).
     /// - Returns: the command's exit status.

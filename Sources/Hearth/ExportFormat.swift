@@ -34,7 +34,7 @@ import GoogleWire
 /// the `accounts:batchGet` shape; password hashes are salted PBKDF2, never passwords.
 ///
 /// Not interchangeable with firebase-tools exports: their Firestore part is the managed-export
-/// LevelDB format (reference §2.5).
+/// LevelDB format (docs/reference/firestore-wire.md §2.5).
 public enum HearthExport {
     /// The metadata file name (as firebase-tools names it).
     public static let metadataFile = "firebase-export-metadata.json"

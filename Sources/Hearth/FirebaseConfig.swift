@@ -3,7 +3,7 @@ import FirestoreModel
 
 /// The parts of `firebase.json` Hearth reads: emulator hosts and ports, the rules file.
 ///
-/// Source: firebase-tools `firebaseConfig.ts` as summarised in reference §2.3.
+/// Source: firebase-tools `firebaseConfig.ts` as summarised in docs/reference/firestore-wire.md §2.3.
 public struct FirebaseConfig: Sendable {
     /// One emulator's address.
     public struct Endpoint: Sendable, Hashable {

@@ -9,7 +9,7 @@ import ShoutsBackend
 import Synchronization
 
 /// The composition root: reads `firebase.json`, opens the store, builds the engine and the
-/// adapters, opens the ports and owns their lifecycle (ARCHITECTURE rule 8).
+/// adapters, opens the ports and owns their lifecycle (docs/ARCHITECTURE.md rule 8).
 public final class HearthApp: Sendable {
     /// Resolved configuration.
     public let config: FirebaseConfig

@@ -12,7 +12,7 @@ import HTTPServer
 /// | `POST /_admin/export` `{"path": DIR}` | Hearth export to DIR, 200 `{"message":"OK"}`; 403 with an `Origin` header |
 ///
 /// `@firebase/rules-unit-testing` reads `GET /emulators` from `FIREBASE_EMULATOR_HUB`.
-/// Source: reference §2.4.
+/// Source: docs/reference/firestore-wire.md §2.4.
 struct HubHandler: HTTPHandler {
     let registry: EmulatorRegistry
     /// Exports the running data to a directory.

@@ -2,7 +2,7 @@ import Foundation
 import GoogleWire
 import ShoutsBackend
 
-/// What the Shouts & Whispers app sends, over Hearth's public ports only (seed DESIGN §5,
+/// What the Shouts & Whispers app sends, over Hearth's public ports only (docs/app/shouts-and-whispers.md §5,
 /// §6): Google sign-in through the Auth emulator, presence writes through the security
 /// rules with the user's ID token, `sendMessage` through the callable endpoint, the feed
 /// query; plus the two reads a developer makes: the FCM outbox and presence with the
@@ -26,7 +26,7 @@ struct DemoAppClient: Sendable {
     /// Signs `person` in with Google as the Flutter `google_sign_in` + Firebase Auth plugins
     /// do: `POST /identitytoolkit.googleapis.com/v1/accounts:signInWithIdp` with the Google
     /// ID token (here an unsigned JWT carrying `sub`, `email`, `name`, `picture`) in
-    /// `postBody`. Source: reference §4.2.
+    /// `postBody`. Source: docs/reference/firestore-wire.md §4.2.
     /// - Throws: `DemoError` when Auth does not run or refuses.
     func signInWithGoogle(_ person: DemoPerson) async throws -> Session {
         guard let port = ports.auth else { throw DemoError("the Auth emulator is not running") }
@@ -51,7 +51,7 @@ struct DemoAppClient: Sendable {
         return Session(uid: uid, idToken: idToken)
     }
 
-    /// The presence heartbeat as the app writes it (DESIGN §6 LocationService): a merge write
+    /// The presence heartbeat as the app writes it (docs/app/shouts-and-whispers.md §6 LocationService): a merge write
     /// of `{lat, lng, geohash (9 chars)}` with `updatedAt` set to the server time — one REST
     /// `commit` whose write has `updateMask` `[lat, lng, geohash]` and an `updatedAt`
     /// `REQUEST_TIME` transform, which is what the SDKs send for `set(…, merge: true)` with
@@ -76,7 +76,7 @@ struct DemoAppClient: Sendable {
         return try await commit([write], bearer: session.idToken)
     }
 
-    /// The token save as the app writes it (DESIGN §6 PushService): a merge write of
+    /// The token save as the app writes it (docs/app/shouts-and-whispers.md §6 PushService): a merge write of
     /// `{fcmToken}` alone (`updateMask` `[fcmToken]`), which leaves `updatedAt` untouched.
     /// - Returns: the commit's answer.
     func saveToken(_ session: Session, token: String) async throws -> DemoHTTPClient.Reply {
@@ -91,7 +91,7 @@ struct DemoAppClient: Sendable {
     }
 
     /// Calls `sendMessage` as the Firebase callable SDKs do: `POST /{project}/us-central1/sendMessage`
-    /// with `{"data": {text, kind, lat, lng}}` and the ID token as bearer (DESIGN §4).
+    /// with `{"data": {text, kind, lat, lng}}` and the ID token as bearer (docs/app/shouts-and-whispers.md §4).
     /// - Returns: the answer: 200 `{"result": {messageId, recipientCount}}` or an error body.
     func sendMessage(_ session: Session, text: String, kind: MessageKind, latitude: Double, longitude: Double)
         async throws -> DemoHTTPClient.Reply

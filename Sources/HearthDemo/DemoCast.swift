@@ -1,5 +1,5 @@
 /// The people of `hearth demo`, around the World Clock (Weltzeituhr) on Alexanderplatz,
-/// Berlin, at the distances that exercise both radii (DESIGN §1 rule 3: whisper 150 m,
+/// Berlin, at the distances that exercise both radii (docs/app/shouts-and-whispers.md §1 rule 3: whisper 150 m,
 /// shout 1,500 m).
 ///
 /// | who | where (from the World Clock) | token |

@@ -2,7 +2,7 @@ import GoogleWire
 
 /// Reading Firestore REST v1 documents and plain JSON in `hearth demo`: the few value shapes
 /// the report prints (`stringValue`, `integerValue`, `doubleValue`, `booleanValue`,
-/// `nullValue`, `timestampValue`). Source: Firestore REST v1 `Value` (reference §1.7).
+/// `nullValue`, `timestampValue`). Source: Firestore REST v1 `Value` (docs/reference/firestore-wire.md §1.7).
 enum DemoFields {
     /// A plain JSON string.
     static func string(_ json: JSONValue?) -> String? {

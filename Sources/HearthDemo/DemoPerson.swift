@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Positions are placed with the spherical destination formula on the 6,371 km sphere that
 /// geofire-common's haversine uses, so the distances `sendMessage` measures come out as the
-/// metres given here (to well under a millimetre). Source: seed DESIGN §1, §3, §6.
+/// metres given here (to well under a millimetre). Source: docs/app/shouts-and-whispers.md §1, §3, §6.
 public struct DemoPerson: Sendable, Hashable {
     /// Short lower-case key, used in the Google subject id (`google-ada`) and tokens.
     public var key: String

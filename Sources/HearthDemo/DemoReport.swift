@@ -5,7 +5,7 @@ import ShoutsBackend
 /// Everything here was read back over public interfaces: `sendMessage` answers, each user's
 /// feed read with their own ID token, the FCM outbox endpoint, presence read with
 /// `Bearer owner`. `surprises` lists every way the run differed from the product contract
-/// of seed DESIGN §1 and §4; the command exits non-zero when it is not empty.
+/// of docs/app/shouts-and-whispers.md §1 and §4; the command exits non-zero when it is not empty.
 public struct DemoReport: Sendable {
     /// The project served.
     public var project: String

@@ -1,5 +1,5 @@
 extension DemoScenario {
-    /// Every way `report` differs from the story the script expects (seed DESIGN §1 rules
+    /// Every way `report` differs from the story the script expects (docs/app/shouts-and-whispers.md §1 rules
     /// 1–5, §4 steps 3 and 7):
     ///
     /// * a send with an expected audience answered 200, reached exactly that audience

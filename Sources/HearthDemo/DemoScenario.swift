@@ -3,7 +3,7 @@ import ShoutsBackend
 
 /// The script of `hearth demo`: the app's traffic for the people of `DemoCast`, played
 /// against running emulators over public interfaces only, then read back into a
-/// `DemoReport` and checked against the product contract (seed DESIGN §1, §4, §5).
+/// `DemoReport` and checked against the product contract (docs/app/shouts-and-whispers.md §1, §4, §5).
 ///
 /// 1. Everybody signs in with Google (Auth emulator).
 /// 2. Everybody but Hiro reports in: heartbeat and token save through the rules (Dmitri

@@ -4,7 +4,7 @@ import Functions
 /// The daily `cleanupPresence` job: deletes `presence` documents whose `updatedAt` is more
 /// than 30 days before the run (`updatedAt < now − 30 days`). Hygiene only — staleness at send
 /// time is already enforced by PRESENCE_TTL. Documents without a timestamp `updatedAt` (a
-/// token saved before any heartbeat) are never matched. Source: DESIGN §4 "cleanupPresence".
+/// token saved before any heartbeat) are never matched. Source: docs/app/shouts-and-whispers.md §4 "cleanupPresence".
 struct CleanupPresence: Sendable {
     /// The Admin client and clock.
     let services: ShoutsServices

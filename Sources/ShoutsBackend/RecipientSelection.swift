@@ -1,13 +1,13 @@
 import FirestoreModel
 
-/// The audience of one message: the pure post-filter of `sendMessage` (DESIGN §4 step 5).
+/// The audience of one message: the pure post-filter of `sendMessage` (docs/app/shouts-and-whispers.md §4 step 5).
 ///
 /// The caller runs one presence query per `Geohash.queryBounds(center:radiusMeters:)` range
 /// and hands every document it got, duplicates and false positives included, to
-/// `selectRecipients`. Source: seed DESIGN §1 rules 1, 2, 5; §4 step 5; §8 (distance rounded
+/// `selectRecipients`. Source: docs/app/shouts-and-whispers.md §1 rules 1, 2, 5; §4 step 5; §8 (distance rounded
 /// to metres).
 public enum RecipientSelection {
-    /// One `presence/{uid}` document as read at send time (DESIGN §3), not yet validated.
+    /// One `presence/{uid}` document as read at send time (docs/app/shouts-and-whispers.md §3), not yet validated.
     public struct PresenceCandidate: Sendable, Hashable {
         /// The user id: the presence document's id.
         public var uid: String
@@ -30,7 +30,7 @@ public enum RecipientSelection {
         }
     }
 
-    /// One user who receives a feed copy (`users/{uid}/feed/{messageId}`, DESIGN §3).
+    /// One user who receives a feed copy (`users/{uid}/feed/{messageId}`, docs/app/shouts-and-whispers.md §3).
     public struct Recipient: Sendable, Hashable {
         /// The recipient's user id.
         public var uid: String
@@ -39,7 +39,7 @@ public enum RecipientSelection {
         public var distanceM: Int
         /// Feed field `isOwn`: true only on the sender's own copy.
         public var isOwn: Bool
-        /// Where to push (DESIGN §4 step 7); always nil on the sender's copy, which is never pushed.
+        /// Where to push (docs/app/shouts-and-whispers.md §4 step 7); always nil on the sender's copy, which is never pushed.
         public var fcmToken: String?
 
         /// Creates a recipient.
@@ -55,7 +55,7 @@ public enum RecipientSelection {
     ///
     /// Rules, in order:
     /// 1. The sender always comes first: `isOwn` true, `distanceM` 0, no token — whether or not
-    ///    they are among the candidates and however stale their presence (DESIGN §1 rule 5).
+    ///    they are among the candidates and however stale their presence (docs/app/shouts-and-whispers.md §1 rule 5).
     /// 2. Other candidates are grouped by `uid` (one user may come back from several ranges, or
     ///    twice with different positions when a heartbeat lands between two queries); the one
     ///    with the latest `updatedAt` stands for the user, the earliest listed on a tie.

@@ -1,17 +1,17 @@
 import FirestoreModel
 import Functions
 
-/// Shouts & Whispers' Cloud Functions, ported from the TypeScript original (seed DESIGN §2):
-/// the `sendMessage` callable (DESIGN §4) and the daily `cleanupPresence` job.
+/// Shouts & Whispers' Cloud Functions, ported from the TypeScript original (docs/app/shouts-and-whispers.md §2):
+/// the `sendMessage` callable (docs/app/shouts-and-whispers.md §4) and the daily `cleanupPresence` job.
 ///
 /// Uses only the Functions API — Admin client, Messaging, the host's clock — so it plugs into
-/// any `FunctionsHost` (ARCHITECTURE rule 7).
+/// any `FunctionsHost` (docs/ARCHITECTURE.md rule 7).
 public enum ShoutsBackend {
     /// Name of the callable: `sendMessage`.
     public static let sendMessageName = "sendMessage"
     /// Name of the scheduled function: `cleanupPresence`.
     public static let cleanupPresenceName = "cleanupPresence"
-    /// `cleanupPresence` runs every 24 hours (DESIGN §4 "scheduled, daily").
+    /// `cleanupPresence` runs every 24 hours (docs/app/shouts-and-whispers.md §4 "scheduled, daily").
     public static let cleanupSchedule = Schedule(every: .seconds(24 * 60 * 60))
 
     /// Registers `sendMessage` (region `us-central1`) and `cleanupPresence` on `host`.

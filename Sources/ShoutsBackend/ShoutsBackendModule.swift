@@ -1,2 +1,2 @@
-/// Namespace marker for the ShoutsBackend module; see ARCHITECTURE.md.
+/// Namespace marker for the ShoutsBackend module; see docs/ARCHITECTURE.md.
 public enum ShoutsBackendModule {}

@@ -1,4 +1,4 @@
-/// Collection ids of the Shouts & Whispers data model (DESIGN §3).
+/// Collection ids of the Shouts & Whispers data model (docs/app/shouts-and-whispers.md §3).
 public enum ShoutsCollections {
     /// `presence/{uid}`: last known position, push token, `lastSentAt`.
     public static let presence = "presence"

@@ -37,7 +37,7 @@ import Testing
             let uid = try #require(r["localId"]?.string)
             #expect(uid.count == 28)
 
-            // The ID token: unsigned, with the claims of reference §4.4.
+            // The ID token: unsigned, with the claims of docs/reference/firestore-wire.md §4.4.
             let token = try #require(r["idToken"]?.string)
             #expect(token.hasSuffix("."))
             let c = claims(of: token)
@@ -164,7 +164,7 @@ import Testing
             let noSub = try await signIn("providerId=google.com&id_token=\(Self.formEscape(#"{"email":"x@y.z"}"#))")
             #expect(noSub.status == 400)
             #expect(noSub.errorMessage?.hasPrefix("INVALID_IDP_RESPONSE : ") == true)
-            // The Auth error shape of reference §4.5: BadRequest has no status.
+            // The Auth error shape of docs/reference/firestore-wire.md §4.5: BadRequest has no status.
             #expect(noSub.json["error"]?["code"]?.int == 400)
             #expect(noSub.json["error"]?["errors"]?.elements.first?["reason"]?.string == "invalid")
             #expect(noSub.json["error"]?["errors"]?.elements.first?["domain"]?.string == "global")

@@ -4,7 +4,7 @@ import Testing
 @testable import DocumentStore
 @testable import FirestoreModel
 
-/// The one contract both stores must meet (ARCHITECTURE rule 6, STYLE principle 10).
+/// The one contract both stores must meet (docs/ARCHITECTURE.md rule 6, docs/STYLE.md principle 10).
 @Suite struct ContractTests {
     @Test(arguments: StoreKind.allCases)
     func putGetDelete(kind: StoreKind) throws {

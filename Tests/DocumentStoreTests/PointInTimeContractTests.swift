@@ -54,7 +54,7 @@ import Testing
         defer { store.close() }
         let v1 = version("c/d", ["v": .integer(1)], created: 10, updated: 10)
         try store.commit([.put(v1)], in: testDB, commitTime: ts(10))
-        // A write that left the document as it was keeps its update time (reference §1.4).
+        // A write that left the document as it was keeps its update time (docs/reference/firestore-wire.md §1.4).
         try store.commit([.put(v1)], in: testDB, commitTime: ts(20))
         #expect(try read(store, "c/d", at: ts(15)) == v1)
         #expect(try read(store, "c/d", at: ts(25)) == v1)

@@ -2,7 +2,7 @@ import FirestoreAPI
 import Foundation
 import Testing
 
-/// Firestore REST v1 over real sockets, shaped as the Firebase clients send it (reference §1.4a).
+/// Firestore REST v1 over real sockets, shaped as the Firebase clients send it (docs/reference/firestore-wire.md §1.4a).
 @Suite(.serialized) struct RESTEndToEndTests {
     @Test func commitWithTransformsThenGetAndQuery() async throws {
         try await withHearth { c in

@@ -3,7 +3,7 @@ import Foundation
 import GoogleWire
 import Testing
 
-/// Unsigned emulator token (`alg: none`) for `uid`, as rules-unit-testing builds them (reference §2.7).
+/// Unsigned emulator token (`alg: none`) for `uid`, as rules-unit-testing builds them (docs/reference/firestore-wire.md §2.7).
 func mockToken(_ uid: String, project: String = "demo-rest") -> String {
     func b64(_ s: String) -> String {
         Data(s.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")

@@ -160,7 +160,7 @@ struct RulesCorpus {
     }
 
     /// The unsigned (`alg: none`) bearer token for `payload`, encoded as
-    /// @firebase/rules-unit-testing does (base64url without padding, empty signature; reference §2.7).
+    /// @firebase/rules-unit-testing does (base64url without padding, empty signature; docs/reference/firestore-wire.md §2.7).
     static func unsignedToken(_ payload: JSONValue) -> String {
         func b64(_ bytes: [UInt8]) -> String {
             Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")

@@ -7,7 +7,7 @@ import Testing
 /// (`Tests/Conformance/rules/`, `scripts/record_rules_conformance.py`) against Hearth through its
 /// public interface only: rules loaded with `PUT /emulator/v1/projects/{p}:securityRules`,
 /// documents seeded with `Bearer owner` after `DELETE /emulator/v1/projects/{p}/databases/(default)/documents`,
-/// requests sent over REST with unsigned tokens (reference §2.1, §2.2, §2.7).
+/// requests sent over REST with unsigned tokens (docs/reference/firestore-wire.md §2.1, §2.2, §2.7).
 ///
 /// Allowed vs denied must match for every step; a step the emulator denies and Hearth lets
 /// through is reported first (false allow). Denial messages are compared only on the emulator's

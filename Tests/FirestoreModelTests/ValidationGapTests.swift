@@ -2,7 +2,7 @@ import Testing
 
 @testable import FirestoreModel
 
-/// Inputs production refuses with INVALID_ARGUMENT (reference §1.5, §1.10), found by the
+/// Inputs production refuses with INVALID_ARGUMENT (docs/reference/firestore-wire.md §1.5, §1.10), found by the
 /// hostile suite running and answering them.
 @Suite struct ValidationGapTests {
     func invalid(_ q: StructuredQuery) -> Bool {

@@ -11,7 +11,7 @@ func vector(_ xs: Double...) -> Value {
 }
 
 @Suite struct ValueOrderingTests {
-    /// One representative per type, in Firestore's cross-type order (reference §1.9).
+    /// One representative per type, in Firestore's cross-type order (docs/reference/firestore-wire.md §1.9).
     static let ascendingTypes: [Value] = [
         .null, .boolean(false), .double(.nan), .integer(0), .timestamp(Timestamp(seconds: 0, nanos: 0)), .string(""),
         .bytes([]), ref("c/d"), .geoPoint(GeoPoint(latitude: 0, longitude: 0)), .array([]), vector(), .map([:]),

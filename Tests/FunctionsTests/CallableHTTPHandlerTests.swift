@@ -4,7 +4,7 @@ import Testing
 
 @testable import Functions
 
-@Suite("CallableHTTPHandler: the callable protocol over HTTP (reference §3)")
+@Suite("CallableHTTPHandler: the callable protocol over HTTP (docs/reference/firestore-wire.md §3)")
 struct CallableHTTPHandlerTests {
     let fixture: Fixture
     let seen = Recorder<CallableRequest>()

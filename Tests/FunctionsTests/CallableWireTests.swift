@@ -3,7 +3,7 @@ import Testing
 
 @testable import Functions
 
-@Suite("CallableWire: request decoding and response encoding (reference §3.2–§3.4)")
+@Suite("CallableWire: request decoding and response encoding (docs/reference/firestore-wire.md §3.2–§3.4)")
 struct CallableWireTests {
     func decode(_ body: String) throws(CallableError) -> CallableValue {
         try CallableWire.decodeRequest(body: Array(body.utf8))

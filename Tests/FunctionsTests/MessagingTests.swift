@@ -4,7 +4,7 @@ import Testing
 
 @testable import Functions
 
-@Suite("Messaging.sendEachForMulticast and the FCM outbox (reference §6)")
+@Suite("Messaging.sendEachForMulticast and the FCM outbox (docs/reference/firestore-wire.md §6)")
 struct MessagingTests {
     let fixture: Fixture
     var messaging: Messaging { fixture.host.messaging }

@@ -1,7 +1,7 @@
 """A raw HTTP/2 client for malformed traffic: frames written by hand (RFC 9113 §4, §6), header
 blocks encoded as HPACK literals without indexing or Huffman (RFC 7541 §6.2.2), and received
 header blocks decoded with the `hpack` package when it is installed (it comes with the
-pinned interop clients); facts: grpc-and-listen.md §2, §3, §4.
+pinned interop clients); facts: docs/reference/grpc-and-listen.md §2, §3, §4.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def grpc_message(payload: bytes, compressed: bool = False, length: int | None = 
     return bytes([1 if compressed else 0]) + struct.pack(">I", len(payload) if length is None else length) + payload
 
 
-# --- protobuf bits (grpc-and-listen.md §5, §6) -------------------------------------------------
+# --- protobuf bits (docs/reference/grpc-and-listen.md §5, §6) -------------------------------------------------
 
 def varint(n: int) -> bytes:
     out = bytearray()

@@ -19,7 +19,7 @@ REPO = Path(__file__).resolve().parents[2]
 PROJECT = "demo-attack"
 DB = f"projects/{PROJECT}/databases/(default)"
 DOCS = f"{DB}/documents"
-# Google API error status names by HTTP status (firestore-interfaces.md §1.8).
+# Google API error status names by HTTP status (docs/reference/firestore-wire.md §1.8).
 STATUS_BY_HTTP = {
     400: {"INVALID_ARGUMENT", "FAILED_PRECONDITION", "OUT_OF_RANGE"},
     401: {"UNAUTHENTICATED"},
@@ -205,7 +205,7 @@ def assert_firestore_error(reply: Reply, http_status: int | set, status_name: st
     except ValueError as e:
         raise AssertionError(f"error body is not JSON: {reply!r}") from e
     if isinstance(doc, list) and len(doc) == 1:
-        doc = doc[0]  # streaming REST methods may wrap the error in an array (§1.8)
+        doc = doc[0]  # streaming REST methods may wrap the error in an array (docs/reference/firestore-wire.md §1.8)
     assert isinstance(doc, dict) and isinstance(doc.get("error"), dict), f"not a Firestore error: {reply!r}"
     err = doc["error"]
     assert err.get("code") == reply.status, f"error.code {err.get('code')} != HTTP {reply.status}: {reply!r}"

@@ -1,7 +1,7 @@
 """Concurrency: read-write transactions racing on the same documents must each either commit
 or fail with ABORTED, and the final state must account for exactly the commits that
 succeeded; racing creates of one document must let exactly one win. Facts:
-firestore-interfaces.md §1.3 (BeginTransaction, Commit), §1.4 (preconditions, ABORTED).
+docs/reference/firestore-wire.md §1.3 (BeginTransaction, Commit), §1.4 (preconditions, ABORTED).
 """
 
 from __future__ import annotations

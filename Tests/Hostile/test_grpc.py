@@ -1,6 +1,6 @@
 """gRPC over HTTP/2 cleartext under attack: broken prefaces and frames, hostile SETTINGS and
 flow control, malformed gRPC messages, garbage protobuf to every Firestore method, abandoned
-Listen streams, stream floods and a client that never reads. Facts: grpc-and-listen.md §2
+Listen streams, stream floods and a client that never reads. Facts: docs/reference/grpc-and-listen.md §2
 (HTTP/2), §4 (gRPC), §13 (pitfalls).
 """
 

@@ -1,6 +1,6 @@
 """REST semantics under hostile input: every malformed request must get
 `{"error":{"code","message","status"}}` with the right HTTP status (400/403/404/409), never a
-500 and never a hang. Facts: firestore-interfaces.md §1.3–§1.10, §2.2.
+500 and never a hang. Facts: docs/reference/firestore-wire.md §1.3–§1.10, §2.2.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Security rules under attack: every read path must honour denials (no side door through
 queries, aggregations, batch gets or listings), hostile data and hostile rules sources must
-end in a denial or a 400, never a crash or a hang. Facts: security-rules.md §8 (limits),
-firestore-interfaces.md §2.2 (tokens), §2.1 (rules endpoint).
+end in a denial or a 400, never a crash or a hang. Facts: docs/reference/security-rules.md §8 (limits),
+docs/reference/firestore-wire.md §2.2 (tokens), §2.1 (rules endpoint).
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ Python clients over real sockets (gRPC over cleartext HTTP/2, plus plain HTTP/1.
 emulator admin endpoints). Hearth runs in memory with open rules (its firebase.json names
 no rules file); tests that need rules PUT them for their own project only.
 
-Sources: reference firestore-interfaces §2.1 (admin endpoints), §2.2 (auth), §7 (Python
-client against an emulator); reference grpc-and-listen §11 (client connection).
+Sources: docs/reference/firestore-wire.md §2.1 (admin endpoints), §2.2 (auth), §7 (Python
+client against an emulator); docs/reference/grpc-and-listen.md §11 (client connection).
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def hearth(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("hearth")
     port = _free_port()
     config = workdir / "firebase.json"
-    # No "firestore.rules" key: open rules (reference firestore-interfaces §2.1).
+    # No "firestore.rules" key: open rules (docs/reference/firestore-wire.md §2.1).
     config.write_text(json.dumps({"emulators": {"firestore": {"host": "127.0.0.1", "port": port}}}))
     log_path = workdir / "hearth.log"
     log = open(log_path, "wb")
@@ -182,7 +182,7 @@ def db(project):
 class _EmulatorCredential(admin_credentials.Base):
     """A firebase-admin credential for emulator use: no Application Default Credentials
     exist here, and with FIRESTORE_EMULATOR_HOST set the client never uses the token
-    (reference grpc-and-listen §1.3 O13)."""
+    (docs/reference/grpc-and-listen.md §1.3 O13)."""
 
     def get_credential(self):
         return AnonymousCredentials()

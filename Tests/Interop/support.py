@@ -1,7 +1,7 @@
 """Helpers shared by the interop tests: end-user tokens and clients, raw-call metadata.
 
-Sources: reference firestore-interfaces §2.2 (auth in the emulator), §4.4 (emulator ID
-tokens), §7 (Python client metadata); reference grpc-and-listen §11.
+Sources: docs/reference/firestore-wire.md §2.2 (auth in the emulator), §4.4 (emulator ID
+tokens), §7 (Python client metadata); docs/reference/grpc-and-listen.md §11.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from google.cloud import firestore
 
 
 def unsigned_jwt(uid: str, project: str, **claims) -> str:
-    """An unsigned (`alg: none`) ID token as the Auth emulator issues (firestore-interfaces §4.4)."""
+    """An unsigned (`alg: none`) ID token as the Auth emulator issues (docs/reference/firestore-wire.md §4.4)."""
     now = int(time.time())
     payload = {
         "iss": f"https://securetoken.google.com/{project}", "aud": project, "auth_time": now,

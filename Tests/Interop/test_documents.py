@@ -1,8 +1,8 @@
 """Single-document writes and reads through both clients: set/get/update, every field
 transform, merge sets, preconditions, deletes and batches (Commit and BatchGetDocuments).
 
-Sources: reference firestore-interfaces §1.4 (write semantics), §7 (Python client RPCs);
-reference grpc-and-listen §7 (Commit precondition codes); googleapis write.proto
+Sources: docs/reference/firestore-wire.md §1.4 (write semantics), §7 (Python client RPCs);
+docs/reference/grpc-and-listen.md §7 (Commit precondition codes); googleapis write.proto
 (DocumentTransform.FieldTransform semantics of increment/maximum/minimum).
 """
 
@@ -67,7 +67,7 @@ def test_every_transform_in_one_update(client):
     # One transform result per field transform, in the request's order (the client sorts
     # them by field path; DELETE_FIELD is a mask entry, not a transform): the new value for
     # increment/maximum/minimum, null for the array transforms, the commit time for the
-    # server timestamp (reference grpc-and-listen §9).
+    # server timestamp (docs/reference/grpc-and-listen.md §9).
     decoded = [_helpers.decode_value(v, client) for v in result.transform_results]
     assert decoded == [None, 1.75, 3, -1, 9, None, result.update_time]
     assert [type(v) for v in decoded[1:5]] == [float, int, int, int]
@@ -222,7 +222,7 @@ def test_get_all_in_request_order_with_missing_and_mask(client):
 
 
 def test_large_document_over_flow_control_window(client):
-    # 300 kB is several times the 64 KiB initial HTTP/2 window (grpc-and-listen §1.3 O1).
+    # 300 kB is several times the 64 KiB initial HTTP/2 window (docs/reference/grpc-and-listen.md §1.3 O1).
     ref = client.collection("big").document("doc")
     blob = "x" * 300_000
     ref.set({"blob": blob, "bytes": bytes(range(256)) * 400})

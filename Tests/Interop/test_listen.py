@@ -1,7 +1,7 @@
 """Realtime listeners (`on_snapshot`) over the Listen stream: document and query targets
 seeing adds, modifies and removes, and silence after unsubscribe.
 
-Sources: reference grpc-and-listen §8.1 (server sequence), §8.4 (what Python requires:
+Sources: docs/reference/grpc-and-listen.md §8.1 (server sequence), §8.4 (what Python requires:
 target 0x5079, snapshots only on a global NO_CHANGE, modified = new update_time).
 """
 

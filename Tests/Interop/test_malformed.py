@@ -1,7 +1,7 @@
 """Bad input over raw gRPC: garbage protobuf, an unknown method, a wrong first stream
 message. Each gets a status, not a crash, and the server keeps answering.
 
-Sources: reference grpc-and-listen §4.3 (Trailers-Only errors), §4.4 (status codes), §7.
+Sources: docs/reference/grpc-and-listen.md §4.3 (Trailers-Only errors), §4.4 (status codes), §7.
 """
 
 import grpc

@@ -1,9 +1,8 @@
 """Every query kind through RunQuery, collection groups, ListDocuments, ListCollectionIds
 and RunAggregationQuery, with exact result ids.
 
-Sources: reference firestore-interfaces §1.5 (StructuredQuery, implicit ordering, cursors),
-§1.6 (aggregations), §8 items 14–15 (filters and ordering gotchas); reference
-grpc-and-listen §7 (RunQuery, RunAggregationQuery, ListDocuments, ListCollectionIds),
+Sources: docs/reference/firestore-wire.md §1.5 (StructuredQuery, implicit ordering, cursors),
+§1.6 (aggregations), §8 items 14–15 (filters and ordering gotchas); docs/reference/grpc-and-listen.md §7 (RunQuery, RunAggregationQuery, ListDocuments, ListCollectionIds),
 §1.3 O14 (aggregations without alias).
 """
 

@@ -1,8 +1,8 @@
 """Security rules enforced on gRPC calls made with end-user tokens (unsigned JWTs, as the
 Auth emulator issues), unauthenticated calls, and `Bearer owner` (admin, bypasses rules).
 
-Sources: reference firestore-interfaces §2.2 (auth in the emulator), §4.4 (emulator ID
-tokens); reference grpc-and-listen §11 (metadata), §8.1 (a target error is a REMOVE with
+Sources: docs/reference/firestore-wire.md §2.2 (auth in the emulator), §4.4 (emulator ID
+tokens); docs/reference/grpc-and-listen.md §11 (metadata), §8.1 (a target error is a REMOVE with
 `cause`), §8.4 (Python raises on REMOVE).
 """
 
@@ -33,7 +33,7 @@ service cloud.firestore {
 
 
 def assert_permission_denied(excinfo, message):
-    """gRPC status 7 with the emulator's message (security-rules reference §8:
+    """gRPC status 7 with the emulator's message (docs/reference/security-rules.md §8:
     "false for '<method>' @ L<line>", after a newline)."""
     assert excinfo.value.grpc_status_code == grpc.StatusCode.PERMISSION_DENIED
     assert excinfo.value.grpc_status_code.value[0] == 7

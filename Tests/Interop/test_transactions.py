@@ -2,8 +2,8 @@
 Commit, ABORTED on a conflict with a retry that names the old id, Rollback on error;
 read-only transactions on one snapshot.
 
-Sources: reference grpc-and-listen §10 (transactions as the clients do them), §7
-(BeginTransaction, Rollback, Commit); reference firestore-interfaces §8 item 18
+Sources: docs/reference/grpc-and-listen.md §10 (transactions as the clients do them), §7
+(BeginTransaction, Rollback, Commit); docs/reference/firestore-wire.md §8 item 18
 (the official emulator's lock stalls that a clone should not copy).
 """
 

@@ -1,7 +1,7 @@
 """Every Firestore value type written by a client and read back unchanged, and the
 cross-type ordering a query sees.
 
-Sources: reference firestore-interfaces §1.7 (Value), §1.9 (total ordering of values),
+Sources: docs/reference/firestore-wire.md §1.7 (Value), §1.9 (total ordering of values),
 §7 (Python decoding: timestamps → DatetimeWithNanoseconds, references).
 """
 

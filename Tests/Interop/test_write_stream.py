@@ -1,7 +1,7 @@
 """The Write stream (what the mobile SDKs use for every write), driven through the
 generated client's bidi `write()` call: handshake, batches, teardown, and a failed batch.
 
-Sources: reference grpc-and-listen §9 (Write stream conversation and the counts the
+Sources: docs/reference/grpc-and-listen.md §9 (Write stream conversation and the counts the
 mobile SDKs assert on).
 """
 

@@ -6,7 +6,7 @@ import Testing
 
 @Suite("CommitRequest and Write")
 struct CommitRequestTests {
-    /// The Commit of reference §1.4 (Python `set()` with a SERVER_TIMESTAMP), transcribed.
+    /// The Commit of docs/reference/grpc-and-listen.md §1.4 (Python `set()` with a SERVER_TIMESTAMP), transcribed.
     /// The reference annotates the lengths (writes LEN 169, update LEN 158) and every value
     /// but not the field names; six names totalling 14 bytes keep those lengths exact.
     static let referenceCommit = Hex.bytes(

@@ -5,7 +5,7 @@ import Testing
 
 @testable import ProtoWire
 
-/// Robustness: malformed input must end in a typed error, never a trap (STYLE principle 4).
+/// Robustness: malformed input must end in a typed error, never a trap (docs/STYLE.md principle 4).
 @Suite("Fuzz and truncation")
 struct FuzzTests {
     /// Every request decoder, by message name.

@@ -141,7 +141,7 @@ struct ListenTests {
     static let tsBytes = "08 80 e2 cf aa 06 10 80 ca b5 ee 01"
 
     @Test func targetChangesMatchTheReferenceBytes() {
-        // Reference §1.4: the ADD / CURRENT / global NO_CHANGE accepted by grpc-core clients.
+        // docs/reference/grpc-and-listen.md §1.4: the ADD / CURRENT / global NO_CHANGE accepted by grpc-core clients.
         let add = ListenResponse.targetChange(.init(.add, targetIDs: [20601]))
         #expect(Hex.string(add.serializedBytes(database: Fx.db)) == Hex.string(Hex.bytes("12 07 08 01 12 03 f9 a0 01")))
         let current = ListenResponse.targetChange(

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("ProtoReader")
 struct ProtoReaderTests {
-    /// Varint encodings from the protobuf encoding guide and reference §1.4.
+    /// Varint encodings from the protobuf encoding guide and docs/reference/grpc-and-listen.md §1.4.
     @Test(arguments: [
         ("00", UInt64(0)), ("01", 1), ("7f", 127), ("80 01", 128), ("96 01", 150), ("ac 02", 300),
         ("f9 a0 01", 20601), ("ff ff ff ff 0f", 4_294_967_295),
@@ -34,7 +34,7 @@ struct ProtoReaderTests {
     }
 
     @Test func signedIntegersAreSignExtendedTwosComplement() throws {
-        // int32 -1 arrives as 10 bytes (reference §5.1); int64 min / max.
+        // int32 -1 arrives as 10 bytes (docs/reference/grpc-and-listen.md §5.1); int64 min / max.
         var r = ProtoReader(Hex.bytes("ff ff ff ff ff ff ff ff ff 01  80 80 80 80 80 80 80 80 80 01  ff ff ff ff ff ff ff ff 7f"))
         #expect(try r.readInt32() == -1)
         #expect(try r.readInt64() == Int64.min)

@@ -17,7 +17,7 @@ struct ProtoWriterTests {
 
     @Test func knownFieldEncodings() {
         var w = ProtoWriter()
-        w.writeInt64Field(2, 30)  // integer_value 30 → 10 1e (reference §1.4)
+        w.writeInt64Field(2, 30)  // integer_value 30 → 10 1e (docs/reference/grpc-and-listen.md §1.4)
         w.writeDoubleField(3, 1.5)  // double_value 1.5
         w.writeStringField(17, "Alice")  // string_value → 8a 01 05 …
         w.writeUInt64Field(11, 0)  // null_value → 58 00

@@ -70,7 +70,7 @@ struct QueryDecodingTests {
     static func from(_ id: String, _ w: inout ProtoWriter) { w.writeMessageField(2) { $0.writeStringField(2, id) } }
 
     @Test func limitWrapperPresenceAndEmptySelect() throws {
-        // select {} (no fields) = all fields; limit {} = 0 (reference §5.3: present wrapper, value 0).
+        // select {} (no fields) = all fields; limit {} = 0 (docs/reference/grpc-and-listen.md §5.3: present wrapper, value 0).
         let bytes = Self.runQuery { w in
             w.writeMessageField(1) { _ in }
             Self.from("c", &w)
@@ -85,7 +85,7 @@ struct QueryDecodingTests {
     }
 
     @Test func limitBytesFromTheReference() throws {
-        // `2a 02 08 05` = limit 5 (reference §6.4).
+        // `2a 02 08 05` = limit 5 (docs/reference/grpc-and-listen.md §6.4).
         let bytes = Self.runQuery { w in
             Self.from("c", &w)
             w.writeRaw(Hex.bytes("2a 02 08 05"))

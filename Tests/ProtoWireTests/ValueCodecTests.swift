@@ -6,7 +6,7 @@ import Testing
 
 @Suite("Value codec")
 struct ValueCodecTests {
-    /// Every arm, with the defaults that proto3 would drop outside a oneof (reference §5.2).
+    /// Every arm, with the defaults that proto3 would drop outside a oneof (docs/reference/grpc-and-listen.md §5.2).
     static let arms: [(Value, String)] = [
         (.null, "58 00"),
         (.boolean(false), "08 00"),
@@ -33,10 +33,10 @@ struct ValueCodecTests {
         (.geoPoint(GeoPoint(latitude: 0, longitude: 0)), "42 00"),
         (.geoPoint(GeoPoint(latitude: -0.0, longitude: 1.5)), "42 12 09 00 00 00 00 00 00 00 80 11 00 00 00 00 00 00 f8 3f"),
         (.array([]), "4a 00"),
-        (.array([.string("a"), .string("b")]), "4a 0c 0a 04 8a 01 01 61 0a 04 8a 01 01 62"),  // reference §1.4
+        (.array([.string("a"), .string("b")]), "4a 0c 0a 04 8a 01 01 61 0a 04 8a 01 01 62"),  // docs/reference/grpc-and-listen.md §1.4
         (.array([.null, .array([])]), "4a 08 0a 02 58 00 0a 02 4a 00"),
         (.map([:]), "32 00"),
-        (.map(["x": .null]), "32 09 0a 07 0a 01 78 12 02 58 00"),  // reference §1.4
+        (.map(["x": .null]), "32 09 0a 07 0a 01 78 12 02 58 00"),  // docs/reference/grpc-and-listen.md §1.4
         (.map(["b": .integer(0), "a": .map([:]), "": .boolean(false)]),
          "32 1a 0a 06 0a 00 12 02 08 00 0a 07 0a 01 \"a\" 12 02 32 00 0a 07 0a 01 \"b\" 12 02 10 00"),
         // Keys sorted by UTF-8 bytes: "a" 61 < "z" 7a < "é" c3 a9.

@@ -3,7 +3,7 @@ import Testing
 
 @testable import SecurityRules
 
-/// The error semantics table of reference §3.5 and the value rules of §3.3, §3.6.
+/// The error semantics table of docs/reference/security-rules.md §3.5 and the value rules of §3.3, §3.6.
 struct EvaluatorTests {
     /// ERR is a missing map key; X is an expression that would fail if evaluated.
     static let absorption: [(String, String)] = [

@@ -2,9 +2,9 @@ import Testing
 
 @testable import ShoutsBackend
 
-@Suite("GeoDistance.between (geofire-common distanceBetween, reference §5.3)")
+@Suite("GeoDistance.between (geofire-common distanceBetween, docs/reference/firestore-wire.md §5.3)")
 struct GeoDistanceTests {
-    @Test("reference §5.3 and geofire-common test suite distances, in kilometres", arguments: [
+    @Test("docs/reference/firestore-wire.md §5.3 and geofire-common test suite distances, in kilometres", arguments: [
         (90.0, 180.0, 90.0, 180.0, 0.0, 0.0),
         (-90.0, -180.0, 90.0, 180.0, 20015.0, 1.0),
         (-90.0, -180.0, -90.0, 180.0, 0.0, 1.0),

@@ -6,6 +6,6 @@ func point(_ latitude: Double, _ longitude: Double) throws -> GeoLocation {
     try GeoLocation(latitude: latitude, longitude: longitude)
 }
 
-/// Bounds as `[start,end]` strings, the notation of reference §5.2.
+/// Bounds as `[start,end]` strings, the notation of docs/reference/firestore-wire.md §5.2.
 func rendered(_ bounds: [GeohashRange]) -> [String] { bounds.map(\.description) }
 

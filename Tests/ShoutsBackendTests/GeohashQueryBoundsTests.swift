@@ -4,9 +4,9 @@ import Testing
 
 @testable import ShoutsBackend
 
-@Suite("Geohash.queryBounds (geofire-common geohashQueryBounds, reference §5.2)")
+@Suite("Geohash.queryBounds (geofire-common geohashQueryBounds, docs/reference/firestore-wire.md §5.2)")
 struct GeohashQueryBoundsTests {
-    @Test("boundingBoxBits: reference §5.2 and geofire-common test suite vectors", arguments: [
+    @Test("boundingBoxBits: docs/reference/firestore-wire.md §5.2 and geofire-common test suite vectors", arguments: [
         (35.0, 0.0, 1000.0, 28), (35.645, 0.0, 1000.0, 27), (36.0, 0.0, 1000.0, 27), (0.0, 0.0, 1000.0, 28),
         (0.0, -180.0, 1000.0, 28), (0.0, 180.0, 1000.0, 28), (0.0, 0.0, 8000.0, 22), (45.0, 0.0, 1000.0, 27),
         (75.0, 0.0, 1000.0, 25), (75.0, 0.0, 2000.0, 23), (90.0, 0.0, 1000.0, 1), (90.0, 0.0, 2000.0, 1),
@@ -15,7 +15,7 @@ struct GeohashQueryBoundsTests {
         #expect(Geohash.boundingBoxBits(try point(latitude, longitude), sizeMeters: sizeMeters) == expected)
     }
 
-    @Test("geohashQuery: reference §5.2 and geofire-common test suite vectors", arguments: [
+    @Test("geohashQuery: docs/reference/firestore-wire.md §5.2 and geofire-common test suite vectors", arguments: [
         ("64m9yn96mx", 6, "[60,6h]"), ("64m9yn96mx", 1, "[0,h]"), ("64m9yn96mx", 10, "[64,65]"),
         ("6409yn96mx", 11, "[640,64h]"), ("64m9yn96mx", 11, "[64h,64~]"), ("6", 10, "[6,6~]"),
         ("64z178", 12, "[64s,64~]"), ("64z178", 15, "[64z,64~]"),
@@ -33,7 +33,7 @@ struct GeohashQueryBoundsTests {
         #expect(Geohash.boundingBoxBits(center, sizeMeters: 1000) == 27)
 
         let points = Geohash.boundingBoxCoordinates(center, radiusMeters: 1000)
-        // longDegs = max(m2lon(north), m2lon(south)) = m2lon(north) ≈ 0.0113521; reference §5.2
+        // longDegs = max(m2lon(north), m2lon(south)) = m2lon(north) ≈ 0.0113521; docs/reference/firestore-wire.md §5.2
         // prints ≈ 0.011351, which is m2lon at the centre's latitude (0.0113507).
         #expect(abs((points[2].longitude - points[0].longitude) - 0.0113521) < 0.0000001)
         #expect(abs(Geohash.metersToLongitudeDegrees(1000, latitude: 37.7749) - 0.011351) < 0.0000005)
@@ -50,7 +50,7 @@ struct GeohashQueryBoundsTests {
         ])
     }
 
-    @Test("reference §5.2 result table: bits and bounds, in order", arguments: [
+    @Test("docs/reference/firestore-wire.md §5.2 result table: bits and bounds, in order", arguments: [
         (51.5074, -0.1278, 5000.0, 22, ["[gcpvh,gcpvs]", "[gcpv0,gcpv8]", "[gcpus,gcpu~]", "[gcpu8,gcpuh]"]),
         (40.7128, -74.0060, 500.0, 29, ["[dr5ref,dr5reh]", "[dr5rs4,dr5rs6]", "[dr5reu,dr5rew]", "[dr5rsh,dr5rsk]"]),
         (0.0, 179.999, 10000.0, 20, ["[rzzz,rzz~]", "[2pbp,2pbq]", "[xbpb,xbpc]", "[8000,8001]"]),

@@ -3,9 +3,9 @@ import Testing
 
 @testable import ShoutsBackend
 
-@Suite("Geohash.forLocation (geofire-common geohashForLocation, reference §5.1)")
+@Suite("Geohash.forLocation (geofire-common geohashForLocation, docs/reference/firestore-wire.md §5.1)")
 struct GeohashTests {
-    @Test("reference §5.1 vectors", arguments: [
+    @Test("docs/reference/firestore-wire.md §5.1 vectors", arguments: [
         (37.7853074, -122.4054274, 10, "9q8yywe56g"),
         (-90.0, -180.0, 10, "0000000000"),
         (90.0, 180.0, 10, "zzzzzzzzzz"),
@@ -79,7 +79,7 @@ struct GeohashTests {
         #expect(Geohash.forLocation(try point(0, -179.9995), precision: 9).first == "2")
     }
 
-    @Test("presence hashes are 9 characters (DESIGN §3)")
+    @Test("presence hashes are 9 characters (docs/app/shouts-and-whispers.md §3)")
     func presencePrecision() throws {
         let hash = Geohash.forLocation(try point(51.5074, -0.1278), precision: ShoutsConstants.presenceGeohashPrecision)
         #expect(hash == "gcpvj0duq")

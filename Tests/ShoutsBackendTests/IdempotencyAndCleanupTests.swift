@@ -9,7 +9,7 @@ import Testing
 
 @testable import ShoutsBackend
 
-@Suite("sendMessage idempotency (DESIGN §7) and cleanupPresence (DESIGN §4)")
+@Suite("sendMessage idempotency (docs/app/shouts-and-whispers.md §7) and cleanupPresence (docs/app/shouts-and-whispers.md §4)")
 struct IdempotencyAndCleanupTests {
     let f: ShoutsFixture
 

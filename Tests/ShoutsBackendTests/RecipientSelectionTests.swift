@@ -4,7 +4,7 @@ import Testing
 
 @testable import ShoutsBackend
 
-@Suite("RecipientSelection.selectRecipients (DESIGN §4 step 5)")
+@Suite("RecipientSelection.selectRecipients (docs/app/shouts-and-whispers.md §4 step 5)")
 struct RecipientSelectionTests {
     typealias Candidate = RecipientSelection.PresenceCandidate
 

@@ -5,7 +5,7 @@ import Testing
 
 @testable import ShoutsBackend
 
-@Suite("sendMessage: audience, writes, rate limit and push (DESIGN §4 steps 3–7)")
+@Suite("sendMessage: audience, writes, rate limit and push (docs/app/shouts-and-whispers.md §4 steps 3–7)")
 struct SendMessageTests {
     let f: ShoutsFixture
 
@@ -58,7 +58,7 @@ struct SendMessageTests {
         }
     }
 
-    @Test("messages and feed documents carry DESIGN §3 fields; name and photo only from the token")
+    @Test("messages and feed documents carry docs/app/shouts-and-whispers.md §3 fields; name and photo only from the token")
     func documents() async throws {
         try f.seedPresence("bob", metersNorth: 20)
         let r = try result(try await f.send(from: "me", text: "hi all", kind: "whisper", name: "Ann", picture: "https://p/ann.png"))

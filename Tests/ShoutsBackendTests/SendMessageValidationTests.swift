@@ -4,7 +4,7 @@ import Testing
 
 @testable import ShoutsBackend
 
-@Suite("sendMessage: authentication and validation through the callable handler (DESIGN §4 steps 1–2)")
+@Suite("sendMessage: authentication and validation through the callable handler (docs/app/shouts-and-whispers.md §4 steps 1–2)")
 struct SendMessageValidationTests {
     let f: ShoutsFixture
 

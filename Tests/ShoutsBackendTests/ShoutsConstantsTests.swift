@@ -2,9 +2,9 @@ import Testing
 
 @testable import ShoutsBackend
 
-@Suite("ShoutsConstants (DESIGN §10)")
+@Suite("ShoutsConstants (docs/app/shouts-and-whispers.md §10)")
 struct ShoutsConstantsTests {
-    @Test("values match the DESIGN table")
+    @Test("values match the app design's constants table (docs/app/shouts-and-whispers.md §10)")
     func values() {
         #expect(ShoutsConstants.whisperRadiusMeters == 150)
         #expect(ShoutsConstants.shoutRadiusMeters == 1500)

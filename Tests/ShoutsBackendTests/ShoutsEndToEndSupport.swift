@@ -146,7 +146,7 @@ struct ShoutsWorld: Sendable {
     }
 
     /// The app's heartbeat for `uid` at `spot`, through the rules: merge of `{lat, lng,
-    /// geohash}` with `updatedAt` = server time (DESIGN §5, §6).
+    /// geohash}` with `updatedAt` = server time (docs/app/shouts-and-whispers.md §5, §6).
     @discardableResult
     func heartbeat(_ uid: String, at spot: Spot) async throws -> E2EReply {
         let reply = try await commit(

@@ -9,10 +9,10 @@ import Testing
 /// Shouts & Whispers end to end: Hearth started on the app's `firebase/` directory (its
 /// `firestore.rules` in force), driven only through Firebase-standard interfaces — Firestore
 /// REST with unsigned ID tokens (`Bearer owner` where a test needs an administrator), the
-/// callable endpoint, the FCM outbox and scheduled-run endpoints. Source: seed DESIGN §1,
+/// callable endpoint, the FCM outbox and scheduled-run endpoints. Source: docs/app/shouts-and-whispers.md §1,
 /// §3, §4, §5, §10.
 @Suite struct ShoutsEndToEndTests {
-    // MARK: Radii (DESIGN §1 rule 3)
+    // MARK: Radii (docs/app/shouts-and-whispers.md §1 rule 3)
 
     @Test func whisperReachesJustInside150MetresNotJustOutside() async throws {
         try await withShouts { w in
@@ -45,7 +45,7 @@ import Testing
         }
     }
 
-    // MARK: Geometry edges (geofire-common bounds, reference §5.2)
+    // MARK: Geometry edges (geofire-common bounds, docs/reference/firestore-wire.md §5.2)
 
     @Test func neighboursAcrossTheAntimeridianReachEachOther() async throws {
         try await withShouts { w in
@@ -137,7 +137,7 @@ import Testing
         }
     }
 
-    // MARK: Presence freshness (DESIGN §1 rule 2)
+    // MARK: Presence freshness (docs/app/shouts-and-whispers.md §1 rule 2)
 
     @Test func onlyPresenceFresherThanFiveMinutesCounts() async throws {
         try await withShouts { w in
@@ -167,7 +167,7 @@ import Testing
         }
     }
 
-    // MARK: Own copy, rate limit, push (DESIGN §1 rule 5, §4 steps 3 and 7)
+    // MARK: Own copy, rate limit, push (docs/app/shouts-and-whispers.md §1 rule 5, §4 steps 3 and 7)
 
     @Test func senderGetsOwnCopyAtZeroMetresWithTokenIdentity() async throws {
         try await withShouts { w in
@@ -256,7 +256,7 @@ import Testing
         }
     }
 
-    // MARK: Security rules (DESIGN §5)
+    // MARK: Security rules (docs/app/shouts-and-whispers.md §5)
 
     @Test func feedIsReadableAndDeletableOnlyByItsOwner() async throws {
         try await withShouts { w in
@@ -369,7 +369,7 @@ import Testing
         }
     }
 
-    // MARK: cleanupPresence (DESIGN §4)
+    // MARK: cleanupPresence (docs/app/shouts-and-whispers.md §4)
 
     @Test func cleanupPresenceRunOnDemandDeletesPresenceOlderThanThirtyDays() async throws {
         try await withShouts { w in

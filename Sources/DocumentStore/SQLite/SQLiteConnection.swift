@@ -1,7 +1,7 @@
 import CSQLite
 
 /// One SQLite connection: together with `SQLiteStatement`, the only door to the sqlite3 C API
-/// in Hearth (ARCHITECTURE rule 3).
+/// in Hearth (docs/ARCHITECTURE.md rule 3).
 ///
 /// Prepared statements are cached by SQL text, so each distinct statement is compiled once
 /// per connection. Not thread-safe: a connection has one owner at a time (the store's writer

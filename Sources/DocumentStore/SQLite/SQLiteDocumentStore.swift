@@ -17,7 +17,7 @@ import Synchronization
 /// 0.04–0.06 ms with NORMAL on the development machine (ext4 on a virtio disk;
 /// `StoreBenchmarks.commitLatency`, release build, several runs on a shared 2-core machine).
 ///
-/// **Indexes on demand** (ARCHITECTURE rule 6). A query reads a single-field index chosen by
+/// **Indexes on demand** (docs/ARCHITECTURE.md rule 6). A query reads a single-field index chosen by
 /// `QueryPlanner`. The first query that needs index (collection id, field, mode, scope) builds
 /// it in one write transaction (one pass over that collection id, reading only that field) and
 /// records it in `field_indexes`; from then on every commit maintains it in the same

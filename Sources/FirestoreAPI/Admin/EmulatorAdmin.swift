@@ -3,7 +3,7 @@ import FirestoreModel
 import GoogleWire
 import HTTPServer
 
-/// The Firestore emulator's admin endpoints (`/emulator/v1/…`), reference §2.1:
+/// The Firestore emulator's admin endpoints (`/emulator/v1/…`), docs/reference/firestore-wire.md §2.1:
 /// `DELETE /emulator/v1/projects/{p}/databases/{d}/documents` clears a database;
 /// `PUT …/projects/{p}:securityRules` replaces the rules; `GET …:ruleCoverage[.html]`;
 /// Hearth's own `GET …/projects/{p}:ruleExplanations` returns the latest denials explained, and

@@ -9,7 +9,7 @@ import Synchronization
 /// Security rules in force per project: loaded from the file `firebase.json` names, hot
 /// reloaded, replaced by `PUT /emulator/v1/projects/{p}:securityRules`, with coverage and the
 /// latest denial explanations. A rules text with errors is rejected with every diagnostic and
-/// the rules in force stay. Source: reference §2.1, §2.7; security-rules §8.
+/// the rules in force stay. Source: docs/reference/firestore-wire.md §2.1, §2.7; docs/reference/security-rules.md §8.
 public final class RulesController: Sendable {
     let engine: FirestoreEngine
     let log: @Sendable (String) -> Void

@@ -3,7 +3,7 @@ import FirestoreModel
 
 /// ListDocuments for both adapters: name-ordered pages through the engine's listing (page
 /// token = base64 of the last name), other orders through a query (page token = offset).
-/// Source: Firestore REST v1 / gRPC ListDocuments; reference §1.3.
+/// Source: Firestore REST v1 / gRPC ListDocuments; docs/reference/firestore-wire.md §1.3.
 enum DocumentListing {
     /// One page.
     /// - Parameters:

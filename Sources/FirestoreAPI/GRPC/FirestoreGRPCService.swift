@@ -9,7 +9,7 @@ import ProtoWire
 /// the request is decoded by ProtoWire into the domain's `FirestoreRequest`, run by the one
 /// `FirestoreExecutor` REST shares, and its `FirestoreResponse` encoded back; the Listen and
 /// Write streams run on their own calls. Errors leave through `ErrorTable`'s codes as `grpc-status`.
-/// Source: googleapis `google/firestore/v1/firestore.proto`; reference grpc-and-listen §4, §7–§10.
+/// Source: googleapis `google/firestore/v1/firestore.proto`; docs/reference/grpc-and-listen.md §4, §7–§10.
 public struct FirestoreGRPCService: Sendable {
     /// Runs every unary and server-streaming call.
     public let executor: FirestoreExecutor

@@ -7,7 +7,7 @@ import ProtoWire
 /// fails before any — as a Trailers-Only response.
 ///
 /// Source: repo grpc/grpc doc/PROTOCOL-HTTP2.md (requests, Length-Prefixed-Message, responses,
-/// Trailers-Only); reference grpc-and-listen §4.1–§4.5.
+/// Trailers-Only); docs/reference/grpc-and-listen.md §4.1–§4.5.
 final class GRPCCall: @unchecked Sendable {
     // @unchecked Sendable: `framer`, `body` and `headersSent` are used by the call's own task
     // only (reads and writes of one call are driven sequentially by its handler); the stream

@@ -4,7 +4,7 @@ import GoogleWire
 
 /// A parsed Firestore REST v1 URL: which method, on which database and resource.
 ///
-/// Shapes (reference §1.2): `/v1/projects/{p}/databases/{d}/documents[/{path}][:verb]`
+/// Shapes (docs/reference/firestore-wire.md §1.2): `/v1/projects/{p}/databases/{d}/documents[/{path}][:verb]`
 /// (also `/v1beta1/`). Each path segment is percent-decoded on its own, so an id may hold any
 /// character production allows (`:`, ` ` as `%20`, `@`, `+`, `=`, `%25`, UTF-8) — except `/`:
 /// `%2F` decodes to a `/` inside one id, which `ResourcePath.validateIDs` refuses

@@ -5,8 +5,8 @@ import FirestoreModel
 /// An add_target whose body cannot be used (malformed query, a name in another database,
 /// a pipeline target) does not fail the request: it decodes to `.rejectedTarget`, which
 /// the Listen handler answers with TargetChange REMOVE carrying the error as `cause` — ending
-/// the stream instead would make mobile clients reconnect forever (reference §8.1).
-/// Source: googleapis `firestore.proto`; reference §6.5, §8.
+/// the stream instead would make mobile clients reconnect forever (docs/reference/grpc-and-listen.md §8.1).
+/// Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.5, §8.
 public struct ListenRequest: Sendable, Equatable {
     /// The `target_change` oneof.
     public enum TargetChange: Sendable, Equatable {

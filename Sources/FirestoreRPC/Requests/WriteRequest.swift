@@ -4,7 +4,7 @@ import FirestoreModel
 ///
 /// The mobile SDKs send `database` only in the handshake; later messages carry writes and
 /// the last stream token. Writes are decoded against this message's database or, when it
-/// has none, the stream's. Source: googleapis `firestore.proto`; reference §6.5, §9.
+/// has none, the stream's. Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.5, §9.
 public struct WriteRequest: Sendable, Hashable {
     /// The database named in this message, if any.
     public var database: DatabaseID?

@@ -4,7 +4,7 @@ import FirestoreModel
 ///
 /// Every message with a result must carry `readTime` (mobile fails a `missing` without
 /// it); `transaction` only in the first message, when `new_transaction` was requested.
-/// Source: googleapis `firestore.proto`; reference §6.5, §7.
+/// Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.5, §7.
 public struct BatchGetDocumentsResponse: Sendable, Hashable {
     /// The result; nil for a message carrying only the transaction.
     public var result: BatchGetResult?

@@ -5,7 +5,7 @@ import FirestoreModel
 /// DocumentChange: 1 document, 5 target_ids, 6 removed_target_ids. DocumentDelete:
 /// 1 document (name), 4 read_time, 6 removed_target_ids. DocumentRemove: 1 document
 /// (name), 2 removed_target_ids, 4 read_time. Target id lists are written packed.
-/// Source: googleapis `firestore.proto`, `write.proto`; reference §1.4, §6.3, §6.5, §8.
+/// Source: googleapis `firestore.proto`, `write.proto`; docs/reference/grpc-and-listen.md §1.4, §6.3, §6.5, §8.
 public enum ListenResponse: Sendable, Equatable {
     /// A target changed state (ADD, CURRENT, global NO_CHANGE, …).
     case targetChange(TargetChange)

@@ -3,7 +3,7 @@ import FirestoreModel
 /// `RunQueryResponse` of `google.firestore.v1`, as every transport encodes it.
 ///
 /// Stream one per result document, each with `readTime`; an empty result is one message
-/// with only `readTime` (and `done`). Source: googleapis `firestore.proto`; reference §6.5, §7.
+/// with only `readTime` (and `done`). Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.5, §7.
 public struct RunQueryResponse: Sendable, Hashable {
     /// A result document; nil in progress/terminal messages.
     public var document: Document?

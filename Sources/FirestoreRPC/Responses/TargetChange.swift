@@ -4,7 +4,8 @@ import FirestoreModel
 ///
 /// Empty `targetIDs` applies to every target of the stream; a NO_CHANGE with empty ids
 /// and a read time is the "global consistent snapshot" both client families wait for
-/// (reference §8.1, pitfall table §13). Source: googleapis `firestore.proto`; reference §6.5.
+/// (docs/reference/grpc-and-listen.md §8.1, pitfall table §13).
+/// Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.5.
 public struct TargetChange: Sendable, Equatable {
     /// `TargetChangeType`.
     public enum TargetChangeType: Int32, Sendable, Hashable {

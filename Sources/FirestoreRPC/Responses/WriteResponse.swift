@@ -4,7 +4,7 @@ import FirestoreModel
 ///
 /// Handshake: `streamID` + `streamToken`, no results. Per batch: `streamToken`, one
 /// result per write (each with one transform result per field transform), `commitTime`.
-/// Source: googleapis `firestore.proto`; reference §6.5, §9.
+/// Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.5, §9.
 public struct WriteResponse: Sendable, Hashable {
     /// The stream id (handshake only; "" = not written).
     public var streamID: String

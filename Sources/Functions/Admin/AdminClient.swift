@@ -6,7 +6,7 @@ import FirestoreModel
 ///
 /// The API mirrors the Admin SDKs: `collection(_:)`, `document(_:)`, `batch()`,
 /// `runTransaction(_:)`, `getAll(_:)`. Calls are synchronous, like the engine, and throw
-/// `FirestoreError`. Source: ARCHITECTURE rule 7; reference §2.2 (admin bypasses rules).
+/// `FirestoreError`. Source: docs/ARCHITECTURE.md rule 7; docs/reference/firestore-wire.md §2.2 (admin bypasses rules).
 public struct AdminClient: Sendable {
     /// The engine every call goes to.
     public let engine: FirestoreEngine

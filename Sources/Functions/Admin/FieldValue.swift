@@ -4,7 +4,7 @@ import FirestoreModel
 /// sentinels, or a sentinel (`FieldValue.serverTimestamp()` and friends in the Admin SDKs).
 ///
 /// Sentinels become `FieldTransform`s (or mask-only deletes) of the write; they never reach
-/// the stored fields themselves. Source: reference §1.4 (transforms), Admin SDK `FieldValue`.
+/// the stored fields themselves. Source: docs/reference/firestore-wire.md §1.4 (transforms), Admin SDK `FieldValue`.
 public indirect enum FieldValue: Sendable, Hashable {
     /// A plain value.
     case value(Value)

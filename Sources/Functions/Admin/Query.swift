@@ -7,7 +7,7 @@ import FirestoreModel
 /// Cursor semantics follow the SDKs: `start(at:)` inclusive, `start(after:)` exclusive,
 /// `end(at:)` inclusive, `end(before:)` exclusive; values match the `orderBy` fields in order.
 /// Geo queries use `order(by: "geohash").start(at: [start]).end(at: [end])`.
-/// Source: reference §1.5 (StructuredQuery, cursors), §5.2 (geo queries).
+/// Source: docs/reference/firestore-wire.md §1.5 (StructuredQuery, cursors), §5.2 (geo queries).
 public struct Query: Sendable {
     /// The client it runs on.
     public let client: AdminClient

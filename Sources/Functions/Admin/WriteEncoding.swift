@@ -1,7 +1,7 @@
 import FirestoreModel
 
 /// Turns Admin-style `set`/`update`/`create`/`delete` calls into model `Write`s, as the
-/// Admin SDKs serialise them. Source: reference §1.4; Admin SDK `WriteBatch`.
+/// Admin SDKs serialise them. Source: docs/reference/firestore-wire.md §1.4; Admin SDK `WriteBatch`.
 enum WriteEncoding {
     /// `set(data)`: full replace (no mask); with `merge`, a mask of every leaf path of `data`
     /// (empty maps are leaves; sentinels are transforms, not mask entries; `.delete` is a

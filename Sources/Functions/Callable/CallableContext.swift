@@ -3,7 +3,7 @@ import FirestoreModel
 /// The verified identity of a callable's caller: `request.auth` in firebase-functions.
 ///
 /// Built from the `Authorization: Bearer <ID token>` header, decoded the same way the Firestore
-/// side does (JWT, signature not verified in the emulator). Source: reference §3.2, §2.2.
+/// side does (JWT, signature not verified in the emulator). Source: docs/reference/firestore-wire.md §3.2, §2.2.
 public struct CallableAuth: Sendable, Hashable {
     /// The user id: the token's `sub` claim (else `user_id`).
     public var uid: String
@@ -31,7 +31,7 @@ public struct CallableAuth: Sendable, Hashable {
 }
 
 /// Everything about a callable invocation besides its `data`.
-/// Source: reference §3.2 (headers); firebase-functions `CallableRequest`.
+/// Source: docs/reference/firestore-wire.md §3.2 (headers); firebase-functions `CallableRequest`.
 public struct CallableContext: Sendable {
     /// The caller, or nil when the request carried no `Authorization` header.
     public var auth: CallableAuth?

@@ -2,7 +2,7 @@ import FirestoreModel
 
 /// An error a callable function reports to its client: firebase-functions' `HttpsError`.
 ///
-/// `code` is the canonical status shared with Firestore; the callable code table (reference
+/// `code` is the canonical status shared with Firestore; the callable code table (docs/reference/firestore-wire.md
 /// §3.4) maps each one to the same HTTP status as `ErrorTable`, and `status` in the error body
 /// is the code's upper-snake name. `message` is shown to the client verbatim; `details`, when
 /// present, is sent as `error.details`.
@@ -32,7 +32,7 @@ public struct CallableError: Error, Sendable, Hashable, CustomStringConvertible 
 
     /// What firebase-functions sends for any error that is not an `HttpsError`:
     /// `INTERNAL` with the message `"INTERNAL"` and nothing else, so server faults never leak.
-    /// Source: reference §3.4 ("Uncaught (non-HttpsError) exceptions").
+    /// Source: docs/reference/firestore-wire.md §3.4 ("Uncaught (non-HttpsError) exceptions").
     public static let internalError = CallableError(.internalError, "INTERNAL")
 
     /// `error` itself when it is a `CallableError`, else `internalError`.

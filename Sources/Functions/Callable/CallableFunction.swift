@@ -5,7 +5,7 @@
 public typealias CallableHandler = @Sendable (CallableRequest) async throws(CallableError) -> CallableValue
 
 /// A registered callable (`onCall`) function.
-/// Source: reference §3.1 (emulator URL `/{project}/{region}/{name}`).
+/// Source: docs/reference/firestore-wire.md §3.1 (emulator URL `/{project}/{region}/{name}`).
 public struct CallableFunction: Sendable {
     /// The function name as it appears in the URL, e.g. `sendMessage`.
     public var name: String

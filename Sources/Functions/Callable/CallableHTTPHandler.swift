@@ -22,7 +22,7 @@ import HTTPServer
 /// * `Accept: text/event-stream`: the outcome is sent as one server-sent event,
 ///   `data: {"result": …}` or `data: {"error": …}`, with status 200 (streaming callables).
 /// * Every response reflects `Origin` in `Access-Control-Allow-Origin` (with `Vary: Origin`).
-/// Source: reference §3.1–§3.6.
+/// Source: docs/reference/firestore-wire.md §3.1–§3.6.
 public struct CallableHTTPHandler: HTTPHandler {
     /// The host whose callables are served.
     public let host: FunctionsHost

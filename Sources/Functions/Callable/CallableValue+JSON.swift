@@ -1,6 +1,6 @@
 import Foundation
 
-/// Type URLs of the integer wrappers the iOS SDK puts around 64-bit integers. Source: reference §3.3.
+/// Type URLs of the integer wrappers the iOS SDK puts around 64-bit integers. Source: docs/reference/firestore-wire.md §3.3.
 enum CallableWrapperType {
     /// `google.protobuf.Int64Value`.
     static let int64 = "type.googleapis.com/google.protobuf.Int64Value"
@@ -21,7 +21,7 @@ extension CallableValue {
     /// - Throws: `INVALID_ARGUMENT` for any other `@type`, an unparsable wrapper `value`, or a
     ///   non-JSON object. firebase-functions answers these with INTERNAL; a client's bad data
     ///   is not a server fault, so Hearth answers 400 (documented deviation).
-    /// Source: reference §3.3; firebase-functions `decode`.
+    /// Source: docs/reference/firestore-wire.md §3.3; firebase-functions `decode`.
     public init(foundationJSON object: Any) throws(CallableError) {
         switch object {
         case is NSNull:
@@ -77,9 +77,9 @@ extension CallableValue {
     /// The value as compact UTF-8 JSON, object keys sorted (deterministic output).
     ///
     /// Integers beyond ±2^53 are written as Int64Value wrappers so JavaScript clients do not
-    /// silently round them (reference §3.3); every other value is plain JSON.
+    /// silently round them (docs/reference/firestore-wire.md §3.3); every other value is plain JSON.
     /// - Throws: `INTERNAL` ("INTERNAL") for a NaN or infinite double, which JSON cannot
-    ///   carry — firebase-functions' encoder fails the same way (reference §3.3).
+    ///   carry — firebase-functions' encoder fails the same way (docs/reference/firestore-wire.md §3.3).
     public func jsonBytes() throws(CallableError) -> [UInt8] {
         var out: [UInt8] = []
         try write(into: &out)

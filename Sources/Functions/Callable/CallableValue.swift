@@ -5,7 +5,7 @@
 /// `google.protobuf.Int64Value`/`UInt64Value` wrappers iOS sends), `double` holds every number
 /// written with a fraction or exponent. Use `numberValue` to accept either. Doubles are finite
 /// in decoded values; a non-finite double in a result fails the call with INTERNAL, as
-/// firebase-functions' encoder does. Source: reference §3.3.
+/// firebase-functions' encoder does. Source: docs/reference/firestore-wire.md §3.3.
 public indirect enum CallableValue: Sendable, Hashable {
     case null
     case bool(Bool)

@@ -5,7 +5,7 @@ import FirestoreModel
 ///
 /// Request: exactly `{"data": <value>}` (`data` may be null; no other top-level member).
 /// Success: `{"result": <value>}`. Error: `{"error":{"status","message","details"?}}`.
-/// Source: reference §3.2–§3.4; firebase-functions `isValidRequest`, `encode`, `decode`.
+/// Source: docs/reference/firestore-wire.md §3.2–§3.4; firebase-functions `isValidRequest`, `encode`, `decode`.
 public enum CallableWire {
     /// The message firebase-functions gives every malformed request.
     public static let badRequest = "Bad Request"

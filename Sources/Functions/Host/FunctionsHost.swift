@@ -9,9 +9,9 @@ import Synchronization
 ///
 /// Apps register at start-up (`onCall`, `onSchedule`, `onDocument`); the composition root
 /// serves `FunctionsPortHandler(host:)` and runs `run(clock:)` for schedules and triggers.
-/// Nothing here knows any app. Source: ARCHITECTURE ("Functions host"), rule 7.
+/// Nothing here knows any app. Source: docs/ARCHITECTURE.md rule 7.
 public final class FunctionsHost: Sendable {
-    /// The region used when none is given: `us-central1` (reference §3.1).
+    /// The region used when none is given: `us-central1` (docs/reference/firestore-wire.md §3.1).
     public static let defaultRegion = "us-central1"
 
     /// The project id served (single-project mode: other projects get 404).

@@ -3,7 +3,7 @@ import HTTPServer
 /// Everything served on the functions port (5001 by default):
 /// `GET /` → 200 `Ok` (readiness), the emulator endpoints of `EmulatorFunctionsHTTPHandler`
 /// (FCM outbox, on-demand scheduled runs), and callables (`CallableHTTPHandler`) for every
-/// other path. Source: reference §3.1; ARCHITECTURE data-flow diagram.
+/// other path. Source: docs/reference/firestore-wire.md §3.1; docs/ARCHITECTURE.md "One request, end to end".
 public struct FunctionsPortHandler: HTTPHandler {
     /// The host served.
     public let host: FunctionsHost

@@ -27,7 +27,7 @@ public struct OutboxMessage: Sendable, Hashable {
 }
 
 /// Every push accepted by `Messaging`, oldest first — what tests and the emulator endpoint
-/// `GET /emulator/v1/projects/{p}/fcm/outbox` read, since FCM has no emulator (reference §6).
+/// `GET /emulator/v1/projects/{p}/fcm/outbox` read, since FCM has no emulator (docs/reference/firestore-wire.md §6).
 ///
 /// Thread-safe. Keeps at most `capacity` messages, dropping the oldest beyond that.
 public final class FCMOutbox: Sendable {

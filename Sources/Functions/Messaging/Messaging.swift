@@ -4,7 +4,7 @@ import Synchronization
 /// The in-process stand-in for the Admin SDK's `messaging()`: accepts pushes, records them in
 /// an `FCMOutbox`, and answers per token as FCM would.
 ///
-/// Emulator conventions for failures (FCM has no emulator, reference §6): a token beginning
+/// Emulator conventions for failures (FCM has no emulator, docs/reference/firestore-wire.md §6): a token beginning
 /// with `unregistered-` fails with `messaging/registration-token-not-registered` (FCM
 /// `UNREGISTERED`, HTTP 404); an empty token or one beginning with `invalid-` fails with
 /// `messaging/invalid-argument` (HTTP 400). Every other token succeeds and is recorded.
@@ -13,7 +13,7 @@ public final class Messaging: Sendable {
     public let project: String
     /// Where accepted messages go.
     public let outbox: FCMOutbox
-    /// Most tokens per multicast (the Admin SDK limit, reference §6).
+    /// Most tokens per multicast (the Admin SDK limit, docs/reference/firestore-wire.md §6).
     public static let maxMulticastTokens = 500
 
     private let clock: @Sendable () -> Timestamp

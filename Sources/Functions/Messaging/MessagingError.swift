@@ -1,5 +1,5 @@
 /// A failure sending to FCM, with the Admin SDK's `messaging/…` code.
-/// Source: reference §6 (server code → client code table).
+/// Source: docs/reference/firestore-wire.md §6 (server code → client code table).
 public struct MessagingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The Admin SDK error code.
     public enum Code: String, Sendable, Hashable {

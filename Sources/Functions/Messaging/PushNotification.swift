@@ -1,5 +1,5 @@
 /// The user-visible part of a push (FCM `notification`): title and body text.
-/// Source: reference §6 (FCM HTTP v1 `message.notification`).
+/// Source: docs/reference/firestore-wire.md §6 (FCM HTTP v1 `message.notification`).
 public struct PushNotification: Sendable, Hashable {
     /// Title line, e.g. `Shout from Ann`.
     public var title: String?

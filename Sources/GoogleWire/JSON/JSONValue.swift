@@ -6,7 +6,7 @@ import FirestoreModel
 /// doubles are never rounded through an intermediate type; objects keep their members in
 /// order (duplicates included — decoders reject them). Build output with the same type and
 /// write it with `serialized()`. Parse with `JSONValue.parse(_:)`.
-/// Source: RFC 8259; reference §1.7 (proto3 JSON mapping).
+/// Source: RFC 8259; docs/reference/firestore-wire.md §1.7 (proto3 JSON mapping).
 public enum JSONValue: Sendable, Hashable {
     /// `null`.
     case null

@@ -2,7 +2,7 @@ extension HTTPResponse {
     /// An error in the Google API shape, `{"error":{"code","message","status"}}`, for the
     /// errors the transport itself answers (malformed requests, limits, timeouts), so every
     /// client mistake gets the same body shape as the Firestore errors behind it.
-    /// Source: reference firestore-interfaces §1.8; RFC 9110 §15 for the statuses.
+    /// Source: docs/reference/firestore-wire.md §1.8; RFC 9110 §15 for the statuses.
     static func googleError(_ status: Int, _ message: String) -> HTTPResponse {
         let name: String
         switch status {

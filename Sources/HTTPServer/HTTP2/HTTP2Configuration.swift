@@ -3,7 +3,7 @@ public struct HTTP2Configuration: Sendable {
     /// SETTINGS_MAX_CONCURRENT_STREAMS: streams a client may have open at once. Default 1000.
     public var maxConcurrentStreams: Int
     /// SETTINGS_INITIAL_WINDOW_SIZE: request body bytes a client may send on one stream before
-    /// the handler reads them. Default 1 MiB (avoids the 64 KiB stall, grpc-and-listen.md §2.6).
+    /// the handler reads them. Default 1 MiB (avoids the 64 KiB stall, docs/reference/grpc-and-listen.md §2.6).
     public var initialWindowSize: Int
     /// Connection-level receive window: unread body bytes over all streams. Default 16 MiB.
     public var connectionWindowSize: Int

@@ -1,6 +1,6 @@
 import Glibc
 
-/// The only door to the socket system calls (STYLE "one door per syscall family").
+/// The only door to the socket system calls (docs/STYLE.md principle 3).
 ///
 /// Every call retries `EINTR`, turns `EAGAIN` into `.wouldBlock`, turns what a peer can cause
 /// (`ECONNRESET`, `EPIPE`, `ETIMEDOUT`, …) into `.closed`, and traps on errors that can only be

@@ -2,11 +2,11 @@ import FirestoreModel
 
 /// `StructuredAggregationQuery` (oneof 1 structured_query; 3 aggregations) and
 /// `Aggregation` (oneof 1 count {1 up_to Int64Value}, 2 sum {1 field}, 3 avg {1 field};
-/// 7 alias). Source: googleapis `query.proto`; reference §6.4; firestore-interfaces §1.6.
+/// 7 alias). Source: googleapis `query.proto`; docs/reference/grpc-and-listen.md §6.4; docs/reference/firestore-wire.md §1.6.
 extension FirestoreProto {
     /// Decodes a StructuredAggregationQuery.
     ///
-    /// Aggregations without an alias (Python sends `""`, reference §1.3 O14) are named
+    /// Aggregations without an alias (Python sends `""`, docs/reference/grpc-and-listen.md §1.3 O14) are named
     /// `field_1`, `field_2`, … in order among the unnamed ones, as the emulator does. Their
     /// number and uniqueness are the engine's to check (`Aggregation.validate`), so a client
     /// reads the emulator's messages for them.

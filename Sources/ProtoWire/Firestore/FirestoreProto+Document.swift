@@ -1,7 +1,7 @@
 import FirestoreModel
 
 /// `google.firestore.v1.Document`: 1 name, 2 fields map<string, Value>, 3 create_time,
-/// 4 update_time. Source: googleapis `document.proto`; reference §6.1.
+/// 4 update_time. Source: googleapis `document.proto`; docs/reference/grpc-and-listen.md §6.1.
 extension FirestoreProto {
     /// A Document as a client sends it: the name (possibly empty, e.g. in CreateDocument)
     /// and the fields. `create_time`/`update_time` are output only and ignored.
@@ -40,7 +40,7 @@ extension FirestoreProto {
 
     /// Serializes a Document (the response of GetDocument, CreateDocument, UpdateDocument).
     /// - Parameter database: the database whose resource name prefixes the document's path;
-    ///   echo the request's exactly (reference §0 #12).
+    ///   echo the request's exactly (docs/reference/grpc-and-listen.md §0 #12).
     public static func serializedDocument(_ document: Document, database: DatabaseID) -> [UInt8] {
         var w = ProtoWriter()
         encodeDocument(document, database: database, into: &w)

@@ -3,7 +3,7 @@ import FirestoreModel
 /// `Filter` (oneof filter_type: 1 composite_filter, 2 field_filter, 3 unary_filter).
 /// Operators: CompositeFilter 1 AND, 2 OR; FieldFilter 1 `<` … 10 NOT_IN; UnaryFilter
 /// 2 IS_NAN, 3 IS_NULL, 4 IS_NOT_NAN, 5 IS_NOT_NULL. Value 0 (unspecified) is rejected.
-/// Source: googleapis `query.proto`; reference §6.4.
+/// Source: googleapis `query.proto`; docs/reference/grpc-and-listen.md §6.4.
 extension FirestoreProto {
     /// The FieldFilter.Operator numbers, index = wire value.
     private static let fieldOperators: [FieldOperator?] = [

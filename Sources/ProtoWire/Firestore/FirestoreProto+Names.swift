@@ -1,7 +1,7 @@
 import FirestoreModel
 
 /// Resource names in requests: `projects/{p}/databases/{d}`, `…/documents`, `…/documents/{path}`.
-/// Source: reference §6.5 (database / parent / name fields), §11 (take the database from the body).
+/// Source: docs/reference/grpc-and-listen.md §6.5 (database / parent / name fields), §11 (take the database from the body).
 extension FirestoreProto {
     /// Parses `projects/{project}/databases/{database}`.
     /// - Throws: `.invalidArgument` when `name` has another shape or an empty id.

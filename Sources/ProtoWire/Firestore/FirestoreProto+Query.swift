@@ -9,7 +9,7 @@ import FirestoreModel
 /// 3 value}, 3 unary_filter {1 op, 2 field}. FieldReference: 2 field_path.
 /// Semantic checks (limits, cursor lengths, operand shapes) are `StructuredQuery.validate()`'s;
 /// this layer rejects only what cannot be represented in the model.
-/// Source: googleapis `query.proto`; reference §6.4; firestore-interfaces §1.5.
+/// Source: googleapis `query.proto`; docs/reference/grpc-and-listen.md §6.4; docs/reference/firestore-wire.md §1.5.
 extension FirestoreProto {
     /// Decodes a StructuredQuery.
     ///

@@ -7,7 +7,7 @@ import FirestoreModel
 /// 8 geo_point_value, 9 array_value, 6 map_value. The set arm is always written, even when
 /// it holds a default (`58 00` for null, `10 00` for 0, `8a 01 00` for ""). Map entries are
 /// written sorted by key so output is deterministic; entries always carry key and value.
-/// Source: googleapis `document.proto`; reference §1.4, §5.2, §6.1.
+/// Source: googleapis `document.proto`; docs/reference/grpc-and-listen.md §1.4, §5.2, §6.1.
 extension FirestoreProto {
     /// Decodes a Value message.
     /// - Throws: `.invalidValue` when no arm is set; `.unsupported` for the pipeline-only

@@ -2,7 +2,7 @@ import FirestoreModel
 
 /// google.protobuf.Timestamp, Int32Value, Int64Value, google.type.LatLng, google.rpc.Status,
 /// DocumentMask and `map<string, string>` labels.
-/// Source: reference §5.3, §6.2; googleapis `google/rpc/status.proto`, `google/type/latlng.proto`.
+/// Source: docs/reference/grpc-and-listen.md §5.3, §6.2; googleapis `google/rpc/status.proto`, `google/type/latlng.proto`.
 extension FirestoreProto {
     // MARK: Timestamp (1 seconds int64, 2 nanos int32)
 

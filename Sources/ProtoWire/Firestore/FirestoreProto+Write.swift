@@ -10,7 +10,7 @@ import FirestoreModel
 /// Precondition (oneof): 1 exists bool, 2 update_time Timestamp.
 /// WriteResult: 1 update_time, 2 transform_results.
 /// Source: googleapis `write.proto`, `common.proto`; firebase-ios-sdk `Firestore/Protos/…/write.proto`
-/// (verify); reference §1.4, §6.2–§6.3, §9.
+/// (verify); docs/reference/grpc-and-listen.md §1.4, §6.2–§6.3, §9.
 extension FirestoreProto {
     /// Decodes a Write whose document names must lie in `database`.
     /// A legacy `transform` write carries its field transforms in `updateTransforms`.

@@ -1,21 +1,21 @@
 import FirestoreModel
 
 /// The `google.firestore.v1` protobuf messages Hearth's gRPC service speaks, mapped directly
-/// to and from the domain model (ARCHITECTURE rule 1: the engine never sees protobuf).
+/// to and from the domain model (docs/ARCHITECTURE.md rule 1: the engine never sees protobuf).
 ///
 /// Hand-written, no generated code. Request messages are nested structs decoded with
 /// `init(serializedBytes:)`, which throws `FirestoreError` — `INVALID_ARGUMENT` naming the
 /// field path (`Invalid CommitRequest at writes[0].update.name: …`), or `UNIMPLEMENTED` for
 /// features Hearth lacks. Response messages are nested structs (or static encoders) whose
 /// `serializedBytes(…)` emits fields in ascending number, skips proto3 defaults of plain
-/// scalars and always writes set oneof arms (reference §5.2). Document names are full
+/// scalars and always writes set oneof arms (docs/reference/grpc-and-listen.md §5.2). Document names are full
 /// resource names, checked against the request's database.
 ///
 /// Decoding follows the protobuf library conventions: unknown fields are skipped, a known
 /// field arriving with an unexpected wire type is skipped like an unknown one, repeated
 /// scalars are accepted packed and unpacked, the last occurrence of a singular field or
 /// oneof arm wins. Groups and malformed bytes are errors.
-/// Source: googleapis `google/firestore/v1/*.proto`; reference §5–§6.
+/// Source: googleapis `google/firestore/v1/*.proto`; docs/reference/grpc-and-listen.md §5–§6.
 public enum FirestoreProto {}
 
 extension FirestoreProto {

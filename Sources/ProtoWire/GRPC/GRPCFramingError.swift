@@ -3,7 +3,7 @@ import FirestoreModel
 /// Why a gRPC Length-Prefixed-Message stream could not be decoded.
 ///
 /// Each case carries the gRPC status the call must end with (`status`).
-/// Source: repo grpc/grpc, doc/PROTOCOL-HTTP2.md (Length-Prefixed-Message); reference §4.2.
+/// Source: repo grpc/grpc, doc/PROTOCOL-HTTP2.md (Length-Prefixed-Message); docs/reference/grpc-and-listen.md §4.2.
 public enum GRPCFramingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Compressed-Flag 1 on a call without a negotiated `grpc-encoding`.
     case compressedWithoutEncoding
@@ -30,7 +30,7 @@ public enum GRPCFramingError: Error, Sendable, Hashable, CustomStringConvertible
 
     /// The status to end the call with: `RESOURCE_EXHAUSTED` for an oversized message (as
     /// grpc-core and grpc-java do), `INTERNAL` for the protocol violations (grpc-java's
-    /// choice for an unexpected Compressed-Flag; reference §4.2 allows 12 or 13).
+    /// choice for an unexpected Compressed-Flag; docs/reference/grpc-and-listen.md §4.2 allows 12 or 13).
     public var status: FirestoreError {
         switch self {
         case .messageTooLarge: return FirestoreError(.resourceExhausted, description)

@@ -3,7 +3,7 @@
 ///
 /// `isCompressed` can only be true when the framer was created with
 /// `acceptsCompressedMessages: true`; decompression is then the caller's job.
-/// Source: repo grpc/grpc, doc/PROTOCOL-HTTP2.md; reference §4.2.
+/// Source: repo grpc/grpc, doc/PROTOCOL-HTTP2.md; docs/reference/grpc-and-listen.md §4.2.
 public struct GRPCMessage: Sendable, Hashable {
     /// Compressed-Flag was 1.
     public var isCompressed: Bool

@@ -6,7 +6,7 @@
 /// arrives and loop `while let m = try framer.nextMessage()`. The length is checked against
 /// `maxMessageBytes` as soon as the 5-byte prefix is in, before buffering the payload.
 /// After any thrown error the stream is unusable (the call must end with `error.status`).
-/// No I/O. Source: repo grpc/grpc, doc/PROTOCOL-HTTP2.md; reference §4.2.
+/// No I/O. Source: repo grpc/grpc, doc/PROTOCOL-HTTP2.md; docs/reference/grpc-and-listen.md §4.2.
 public struct GRPCMessageFramer: Sendable {
     /// grpc's default receive limit: 4 MiB.
     public static let defaultMaxMessageBytes = 4 * 1024 * 1024
@@ -24,7 +24,7 @@ public struct GRPCMessageFramer: Sendable {
     /// Creates a framer for one call's request stream.
     /// - Parameters:
     ///   - maxMessageBytes: receive limit per message (grpc default 4 MiB; iOS uses 17 MiB,
-    ///     Python unlimited — reference §4.2).
+    ///     Python unlimited — docs/reference/grpc-and-listen.md §4.2).
     ///   - acceptsCompressedMessages: true only when the request carried a supported `grpc-encoding`.
     public init(maxMessageBytes: Int = GRPCMessageFramer.defaultMaxMessageBytes, acceptsCompressedMessages: Bool = false) {
         precondition(maxMessageBytes >= 0, "maxMessageBytes must be non-negative")

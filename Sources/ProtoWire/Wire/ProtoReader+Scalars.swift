@@ -3,7 +3,7 @@
 /// Integer conversions follow the protobuf language guide: int32/enum fields are read as a
 /// 64-bit varint and truncated (negative values arrive sign-extended to 10 bytes); sint
 /// fields are zigzag-decoded; any non-zero varint is `true`. Source: protobuf encoding guide;
-/// reference §5.1.
+/// docs/reference/grpc-and-listen.md §5.1.
 extension ProtoReader {
     /// Reads a `bool` (VARINT; non-zero is true).
     /// - Throws: as `readVarint()`.
@@ -66,7 +66,7 @@ extension ProtoReader {
 
     /// Reads one occurrence of a repeated varint field in either encoding: packed (LEN of
     /// back-to-back varints) or unpacked (a single VARINT), appending to `values`.
-    /// Other wire types are skipped as unknown. Source: reference §5.2 (accept both forms).
+    /// Other wire types are skipped as unknown. Source: docs/reference/grpc-and-listen.md §5.2 (accept both forms).
     /// - Throws: as `readVarint()`/`readLengthDelimited()`.
     public mutating func readRepeatedVarint(_ tag: ProtoTag, into values: inout [UInt64]) throws(ProtoWireError) {
         switch tag.wireType {

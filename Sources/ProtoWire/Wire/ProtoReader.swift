@@ -16,7 +16,7 @@
 ///     }
 /// }
 /// ```
-/// Source: protobuf encoding guide; reference §5.1–§5.2.
+/// Source: protobuf encoding guide; docs/reference/grpc-and-listen.md §5.1–§5.2.
 public struct ProtoReader: Sendable {
     /// The nesting limit used unless another is given (protobuf's default recursion limit).
     public static let defaultMaxDepth = 100
@@ -132,7 +132,7 @@ public struct ProtoReader: Sendable {
         return ProtoReader(bytes: bytes, position: range.lowerBound, end: range.upperBound, depth: depth + 1, maxDepth: maxDepth)
     }
 
-    /// Skips the payload of a field whose tag was just read (unknown fields, reference §5.2).
+    /// Skips the payload of a field whose tag was just read (unknown fields, docs/reference/grpc-and-listen.md §5.2).
     /// - Throws: `.truncated`, `.overlongVarint` or `.lengthExceedsInput` for a bad payload.
     public mutating func skipField(_ tag: ProtoTag) throws(ProtoWireError) {
         switch tag.wireType {

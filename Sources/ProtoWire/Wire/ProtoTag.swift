@@ -1,7 +1,7 @@
 /// A decoded field key: field number and wire type.
 ///
 /// On the wire a tag is the varint `fieldNumber << 3 | wireType`; field numbers run
-/// 1…536,870,911 (2²⁹ − 1). Source: protobuf encoding guide; reference §5.1.
+/// 1…536,870,911 (2²⁹ − 1). Source: protobuf encoding guide; docs/reference/grpc-and-listen.md §5.1.
 public struct ProtoTag: Sendable, Hashable, CustomStringConvertible {
     /// The largest legal field number, 2²⁹ − 1.
     public static let maxFieldNumber = 536_870_911

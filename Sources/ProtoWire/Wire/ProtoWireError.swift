@@ -5,7 +5,7 @@ import FirestoreModel
 /// Every case is the peer's fault and maps to `INVALID_ARGUMENT` (`firestoreError(decoding:)`).
 /// `fieldPath` is filled in while the error unwinds through the message decoders, outermost
 /// field first (`["writes[0]", "update", "fields.a"]`), so the message names the field.
-/// Source: protobuf encoding guide; reference §5.
+/// Source: protobuf encoding guide; docs/reference/grpc-and-listen.md §5.
 public struct ProtoWireError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What was wrong with the bytes.
     public enum Reason: Sendable, Hashable {

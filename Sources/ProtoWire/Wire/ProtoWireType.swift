@@ -1,6 +1,6 @@
 /// The low three bits of a protobuf tag: how the field's payload is laid out.
 ///
-/// Source: protobuf encoding guide ("Message Structure"); reference §5.1.
+/// Source: protobuf encoding guide ("Message Structure"); docs/reference/grpc-and-listen.md §5.1.
 public enum ProtoWireType: UInt8, Sendable, Hashable, CustomStringConvertible {
     /// Base-128 varint: int32, int64, uint*, sint*, bool, enum.
     case varint = 0

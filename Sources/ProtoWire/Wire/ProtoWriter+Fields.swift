@@ -2,7 +2,7 @@
 ///
 /// Each writes unconditionally; callers skip proto3 defaults where presence allows it.
 /// Negative `int32`/`int64`/enum values are sign-extended to 64 bits (10-byte varints), as
-/// proto3 requires. Source: protobuf encoding guide; reference §5.1–§5.2.
+/// proto3 requires. Source: protobuf encoding guide; docs/reference/grpc-and-listen.md §5.1–§5.2.
 extension ProtoWriter {
     /// Writes a VARINT field holding `value`.
     public mutating func writeUInt64Field(_ fieldNumber: Int, _ value: UInt64) {

@@ -1,12 +1,12 @@
 /// Appends protobuf wire-format fields to a growing byte buffer.
 ///
 /// A value type with no I/O: call the `write…Field` methods in ascending field order
-/// (reference §5.2) and take `bytes`. The writer never omits anything on its own; the
+/// (docs/reference/grpc-and-listen.md §5.2) and take `bytes`. The writer never omits anything on its own; the
 /// caller decides proto3 presence (skip defaults of plain scalars, always write set oneof
-/// arms and present messages, reference §5.2). Submessages are written in place:
+/// arms and present messages, docs/reference/grpc-and-listen.md §5.2). Submessages are written in place:
 /// `writeMessageField` reserves one length byte, lets the body append, then patches the
 /// length (moving the body only when it is 128 bytes or longer).
-/// Source: protobuf encoding guide; reference §5.1.
+/// Source: protobuf encoding guide; docs/reference/grpc-and-listen.md §5.1.
 public struct ProtoWriter: Sendable {
     /// The bytes written so far.
     public private(set) var bytes: [UInt8]

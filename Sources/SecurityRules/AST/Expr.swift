@@ -24,7 +24,7 @@ public final class Expr: Sendable {
     }
 }
 
-/// The node kinds of the expression language (reference §2).
+/// The node kinds of the expression language (docs/reference/security-rules.md §2).
 public indirect enum ExprKind: Sendable {
     /// `1`, `2.0`, `'s'`, `b'x'`, `true`, `null`.
     case literal(RulesValue)
@@ -99,7 +99,7 @@ public enum RulesUnaryOperator: String, Sendable {
 }
 
 /// Infix operators other than `&&`/`||`, tightest first; `Parser.binaryLevel` holds the
-/// binding order (the emulator's, which differs from reference §2.2 for `in` and `is`).
+/// binding order (the emulator's, which differs from docs/reference/security-rules.md §2.2 for `in` and `is`).
 public enum RulesBinaryOperator: String, Sendable {
     /// `*`, `/`, `%`.
     case multiply = "*"
@@ -120,7 +120,7 @@ public enum RulesBinaryOperator: String, Sendable {
     case `in` = "in"
 }
 
-/// The lazy, error-absorbing connectives (reference §3.5).
+/// The lazy, error-absorbing connectives (docs/reference/security-rules.md §3.5).
 public enum RulesLogicalOperator: String, Sendable {
     /// Conjunction: `false` wins over an error.
     case and = "&&"

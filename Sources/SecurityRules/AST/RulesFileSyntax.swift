@@ -1,4 +1,4 @@
-/// The parsed form of a whole rules file (reference §1).
+/// The parsed form of a whole rules file (docs/reference/security-rules.md §1).
 public struct RulesFileSyntax: Sendable {
     /// `rules_version`: 1 when absent, 2 for `'2'`.
     public var version: Int
@@ -36,7 +36,7 @@ public struct MatchDecl: Sendable {
     public var position: SourcePosition
 }
 
-/// One segment of a match pattern (reference §1.1).
+/// One segment of a match pattern (docs/reference/security-rules.md §1.1).
 public enum MatchSegment: Sendable, Hashable, CustomStringConvertible {
     /// A literal segment such as `cities` or `(default)`.
     case literal(String)
@@ -55,7 +55,7 @@ public enum MatchSegment: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// The methods an `allow` can name (reference §1.2).
+/// The methods an `allow` can name (docs/reference/security-rules.md §1.2).
 public enum AllowMethod: String, Sendable, Hashable, CaseIterable {
     /// `read` = get + list, `write` = create + update + delete.
     case read, write, get, list, create, update, delete

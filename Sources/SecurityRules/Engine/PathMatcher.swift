@@ -1,4 +1,4 @@
-/// Matches request paths against flattened match patterns (reference §1.1, §7 item 1).
+/// Matches request paths against flattened match patterns (docs/reference/security-rules.md §1.1, §7 item 1).
 ///
 /// A request path is a list of tokens: known segments, the unknown document id of a `list`
 /// request, and — for collection-group queries — an unknown run of segments. A pattern

@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// Each expression has four counters: evaluations, `true` results, `false` results, errors.
 /// Exported as JSON and as an HTML page of the source (the emulator's `:ruleCoverage` and
-/// `:ruleCoverage.html`, firestore-interfaces §2.1).
+/// `:ruleCoverage.html`, docs/reference/firestore-wire.md §2.1).
 final class RulesCoverage: Sendable {
     private let counts: Mutex<[Int64]>
 

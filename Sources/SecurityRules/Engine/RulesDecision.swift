@@ -86,7 +86,7 @@ public struct RulesExplanation: Sendable, CustomStringConvertible {
         self.debugLog = debugLog
     }
 
-    /// The emulator's denial text (reference §8): a leading newline, then one
+    /// The emulator's denial text (docs/reference/security-rules.md §8): a leading newline, then one
     /// `false for 'update' @ L12` / `<error> for 'get' @ L5` / `evaluation error at L5:22 for
     /// 'list' @ L5` (an unprovable comparison, placed at the condition as the emulator places
     /// it) per statement, comma-separated; for an upsert, the first-pass fragments first.

@@ -2,7 +2,7 @@
 ///
 /// Function scopes form a tree (file → service → match → nested match); every match block is
 /// flattened, in source order (depth-first, parent before children), to its full pattern from
-/// the root plus its allow statements (reference §1, §8 "source order, depth-first").
+/// the root plus its allow statements (docs/reference/security-rules.md §1, §8 "source order, depth-first").
 struct RulesProgram: Sendable {
     /// One lexical scope of function declarations.
     struct FunctionScope: Sendable {

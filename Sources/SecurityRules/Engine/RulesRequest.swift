@@ -1,6 +1,6 @@
 import FirestoreModel
 
-/// The operation a request performs, as `request.method` names it (reference §1.2).
+/// The operation a request performs, as `request.method` names it (docs/reference/security-rules.md §1.2).
 public enum RulesMethod: String, Sendable, Hashable, CaseIterable {
     /// The five request methods.
     case get, list, create, update, delete
@@ -8,12 +8,12 @@ public enum RulesMethod: String, Sendable, Hashable, CaseIterable {
 
 /// One request to authorise: everything `request` and `resource` are built from.
 ///
-/// Shapes (reference §5):
+/// Shapes (docs/reference/security-rules.md §5):
 /// - `path` is the document path relative to the database's documents root. For `list` it is
 ///   the **collection path** of the query (`users/alice/feed`); the rules see a document with an
 ///   unknown id below it. For a collection-group query (`query.allDescendants`) `path` is the
 ///   query's parent (root or a document) plus the collection id, and any number of unknown
-///   segments may stand between the parent and the collection (reference §7 item 1).
+///   segments may stand between the parent and the collection (docs/reference/security-rules.md §7 item 1).
 /// - `resource` is the stored document (nil when missing) → `resource` (`null` when nil).
 /// - `requestResource` is the document after the write (create/update) → `request.resource`.
 /// - `time` is `request.time`; for writes it is the commit time, so server timestamps equal it.
@@ -38,7 +38,7 @@ public struct RulesRequest: Sendable {
     /// True for a create or update whose write has no precondition (a set or merge): the
     /// emulator first tries the create and the update statements without knowing which
     /// applies, and its denial message lists them too. Only the message depends on it
-    /// (reference §8, firebase-tools #6252; corpus overlap.h1, h2, shouts.sw02).
+    /// (docs/reference/security-rules.md §8, firebase-tools #6252; corpus overlap.h1, h2, shouts.sw02).
     public var isUpsert: Bool
 
     /// Creates a request.
@@ -59,7 +59,7 @@ public struct RulesRequest: Sendable {
 }
 
 /// What a `list` request's query says: used both for `request.query` and to prove the rule
-/// for every document the query could return (reference §7).
+/// for every document the query could return (docs/reference/security-rules.md §7).
 public struct QueryConstraints: Sendable, Hashable {
     /// The where clause.
     public var filter: Filter?
@@ -89,7 +89,7 @@ public struct QueryConstraints: Sendable, Hashable {
 }
 
 /// What `get()`, `exists()`, `getAfter()` and `existsAfter()` read: the same snapshot the
-/// request itself sees (reference §6).
+/// request itself sees (docs/reference/security-rules.md §6).
 public protocol RulesDocumentAccess {
     /// The stored document at `path` before the request, nil when missing.
     /// - Throws: any error; the rules treat it as an evaluation error of the call.

@@ -1,7 +1,7 @@
 import FirestoreModel
 
 /// Document access for one request or commit: reads go to a snapshot of the store, and
-/// `getAfter` sees the commit's own writes laid over it (reference §6, §6.1).
+/// `getAfter` sees the commit's own writes laid over it (docs/reference/security-rules.md §6, §6.1).
 ///
 /// The engine builds one per commit: `before` reads the snapshot the commit runs against,
 /// `pendingWrites` maps every path the commit writes to its state afterwards (nil = deleted).

@@ -1,4 +1,4 @@
-/// The decision procedure of reference §8: collect applicable statements in source order,
+/// The decision procedure of docs/reference/security-rules.md §8: collect applicable statements in source order,
 /// evaluate each until one is `true`, explain otherwise.
 extension Ruleset {
     /// An `allow` statement that applies to the request, with the captures of its match.

@@ -1,6 +1,6 @@
 import FirestoreModel
 
-/// `list` decisions: "rules are not filters" (reference §7). The filter is split into ways
+/// `list` decisions: "rules are not filters" (docs/reference/security-rules.md §7). The filter is split into ways
 /// (disjuncts; each value of `in` / `array-contains-any` is one); each way gets a synthetic
 /// `resource` holding only what its filters pin down, and every way must be granted.
 extension Ruleset {
@@ -148,7 +148,7 @@ extension Ruleset {
             way: way)
     }
 
-    /// The partial `resource.data` of a way (reference §7 item 3): a single pinning filter
+    /// The partial `resource.data` of a way (docs/reference/security-rules.md §7 item 3): a single pinning filter
     /// gives the value itself, anything else a constraint; nested field paths nest partial maps.
     func syntheticData(_ way: [WayFilter]) -> RulesMap {
         var byField: [FieldPath: [WayFilter]] = [:]

@@ -1,5 +1,5 @@
 /// The emulator's first pass over a write without precondition, reproduced for its denial
-/// message only (reference §8, firebase-tools #6252).
+/// message only (docs/reference/security-rules.md §8, firebase-tools #6252).
 ///
 /// Before it knows whether the document exists, the emulator tries every `create` statement
 /// and then every `update` statement of an upsert with `request.method` set to that method and

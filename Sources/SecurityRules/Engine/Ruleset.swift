@@ -1,7 +1,7 @@
 import FirestoreModel
 
 /// A compiled rules file: the entry point the Firestore engine calls for every client
-/// request (ARCHITECTURE: Source → Syntax → AST → Eval → Library → Engine).
+/// request (docs/ARCHITECTURE.md: Source → Syntax → AST → Eval → Library → Engine).
 ///
 /// Immutable after `init` except for the coverage counters, which are guarded by a lock, so
 /// one ruleset serves every connection concurrently.
@@ -23,7 +23,7 @@ public final class Ruleset: Sendable {
     /// - Parameters:
     ///   - source: the rules text.
     ///   - fileName: the name diagnostics show (`firestore.rules`).
-    ///   - limits: decision budgets (defaults: reference §6, §8).
+    ///   - limits: decision budgets (defaults: docs/reference/security-rules.md §6, §8).
     /// - Throws: `RulesCompileError` listing every syntax and check error, each rendered as
     ///   `file:line:col: message`, the source line and a caret.
     public init(source text: String, fileName: String, limits: RulesLimits = RulesLimits()) throws(RulesCompileError) {
@@ -64,7 +64,7 @@ public final class Ruleset: Sendable {
     ///
     /// `get`/`create`/`update`/`delete`: the statements of every match whose full pattern
     /// matches the document are tried in source order; the first `true` grants. `list`: the
-    /// query's filter is split into ways and every way must be proven (reference §7).
+    /// query's filter is split into ways and every way must be proven (docs/reference/security-rules.md §7).
     /// Document reads through `access` are capped at `limits.maxDocumentAccessPerOperation`.
     public func decide(_ request: RulesRequest, access: some RulesDocumentAccess) -> RulesDecision {
         let ledger = AccessLedger(access: access, limit: limits.maxDocumentAccessPerOperation)
@@ -73,7 +73,7 @@ public final class Ruleset: Sendable {
 
     /// Decides every operation of one batch, transaction or multi-document read together:
     /// they share `get()` caching and the batch budget (`limits.maxDocumentAccessPerBatch`),
-    /// each also has its own per-operation budget (reference §6, §6.1). The commit must fail
+    /// each also has its own per-operation budget (docs/reference/security-rules.md §6, §6.1). The commit must fail
     /// when any decision denies.
     public func decide(batch requests: [RulesRequest], access: some RulesDocumentAccess) -> [RulesDecision] {
         let limit = requests.count > 1 ? limits.maxDocumentAccessPerBatch : limits.maxDocumentAccessPerOperation
@@ -97,7 +97,7 @@ public final class Ruleset: Sendable {
         return decision
     }
 
-    /// `request` as a map (reference §5.1) plus nothing else; callers add `resource`.
+    /// `request` as a map (docs/reference/security-rules.md §5.1) plus nothing else; callers add `resource`.
     func requestGlobals(_ request: RulesRequest, path: RulesPath) -> [String: RulesValue] {
         var r: [String: RulesValue] = [
             "method": .string(request.method.rawValue),

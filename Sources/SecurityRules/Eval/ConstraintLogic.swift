@@ -1,6 +1,6 @@
 import FirestoreModel
 
-/// How rules operators treat a query constraint during `list` evaluation (reference §7 item 5).
+/// How rules operators treat a query constraint during `list` evaluation (docs/reference/security-rules.md §7 item 5).
 ///
 /// A comparison `c OP v` is `true` only when one of the field's filters implies it for every
 /// document the query can return; otherwise it is an *unprovable* error, never `false`, so

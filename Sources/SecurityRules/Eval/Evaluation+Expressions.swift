@@ -1,7 +1,7 @@
 import FirestoreModel
 
 /// The tree-walking evaluator: one case per node kind (a closed set), operands evaluated
-/// last-first (reference §3.4), errors thrown as values that `&&`, `||` and `?:` inspect.
+/// last-first (docs/reference/security-rules.md §3.4), errors thrown as values that `&&`, `||` and `?:` inspect.
 ///
 /// Stack discipline: recursion depth is the expression depth, so every frame on the
 /// recursive path is kept small — `evalNode` only dispatches, each node kind is its own
@@ -198,7 +198,7 @@ extension Evaluation {
         throw RulesEvalError(RulesMessages.variableNotFound(name), at: position)
     }
 
-    /// `&&` / `||` over a flattened chain (reference §3.5): a deciding operand (`false` for
+    /// `&&` / `||` over a flattened chain (docs/reference/security-rules.md §3.5): a deciding operand (`false` for
     /// `&&`, `true` for `||`) wins even over an earlier error; otherwise the left-most error;
     /// fatal errors pass straight through.
     @inline(never)
@@ -227,7 +227,7 @@ extension Evaluation {
         return .bool(!decisive)
     }
 
-    /// Builds a path from literal and `$(…)` parts (reference §2.3).
+    /// Builds a path from literal and `$(…)` parts (docs/reference/security-rules.md §2.3).
     @inline(never)
     private func evalPath(_ e: Expr, _ env: Environment) throws(RulesEvalError) -> RulesValue {
         guard case .path(let parts) = e.kind else { return .null }
@@ -253,7 +253,7 @@ extension Evaluation {
         return .path(RulesPath(segments))
     }
 
-    /// A call by name: innermost user function, else a global built-in (reference §1, §4.13).
+    /// A call by name: innermost user function, else a global built-in (docs/reference/security-rules.md §1, §4.13).
     @inline(never)
     private func evalCall(_ e: Expr, _ env: Environment) throws(RulesEvalError) -> RulesValue {
         guard case .call(let name, let args) = e.kind else { return .null }
@@ -270,7 +270,7 @@ extension Evaluation {
     }
 
     /// Runs a user function: eager arguments, eager `let`s (an erroring `let` surfaces only
-    /// if read), then the body (reference §8.1).
+    /// if read), then the body (docs/reference/security-rules.md §8.1).
     private func callUser(_ fn: FunctionDecl, declaringScope: Int, args: [RulesValue], caller: Environment, at position: SourcePosition)
         throws(RulesEvalError) -> RulesValue
     {

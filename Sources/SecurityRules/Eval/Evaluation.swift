@@ -6,7 +6,7 @@ enum Binding {
     case value(RulesValue)
     /// A `let` whose expression failed: the error surfaces only when the name is read.
     case error(RulesEvalError)
-    /// A wildcard with no value: the document id of a `list` request (reference §7 item 3).
+    /// A wildcard with no value: the document id of a `list` request (docs/reference/security-rules.md §7 item 3).
     case unbound
 }
 
@@ -20,7 +20,7 @@ struct Environment {
     var captures: [String: Binding]
 }
 
-/// Shared state of the document reads of one request or one whole batch (reference §6):
+/// Shared state of the document reads of one request or one whole batch (docs/reference/security-rules.md §6):
 /// a cache keyed by (before/after, path) — repeats are free, `get` and `exists` of one path
 /// share a read — and the batch-wide call count.
 final class AccessLedger {

@@ -1,6 +1,6 @@
 import FirestoreModel
 
-/// The operators of the language over runtime values (reference §2.2, §3.3, §3.6, §4).
+/// The operators of the language over runtime values (docs/reference/security-rules.md §2.2, §3.3, §3.6, §4).
 ///
 /// Types are checked when the operator runs; a mismatch is an `Unsupported operation error`
 /// naming what was received and what is accepted.
@@ -217,7 +217,7 @@ enum Operators {
         }
     }
 
-    /// `x in container`: list and set membership, map keys (reference §4.5, §4.6, §4.8).
+    /// `x in container`: list and set membership, map keys (docs/reference/security-rules.md §4.5, §4.6, §4.8).
     static func membership(_ x: RulesValue, _ container: RulesValue, at p: SourcePosition, evaluation: Evaluation) throws(RulesEvalError)
         -> RulesValue
     {
@@ -248,7 +248,7 @@ enum Operators {
         }
     }
 
-    /// `r.name` (reference §2.4, §4.9).
+    /// `r.name` (docs/reference/security-rules.md §2.4, §4.9).
     static func member(_ r: RulesValue, _ name: String, at p: SourcePosition) throws(RulesEvalError) -> RulesValue {
         switch r {
         case .map(let m):
@@ -290,7 +290,7 @@ enum Operators {
         }
     }
 
-    /// `r[i:j]`: half-open, no clamping (reference §2.4), with the emulator's bound checks: a
+    /// `r[i:j]`: half-open, no clamping (docs/reference/security-rules.md §2.4), with the emulator's bound checks: a
     /// given `i` must lie in `[0, size)`, a given `j` must have `j - 1` in `[0, size)`, then
     /// `j < i` is an illegal range. So `'abc'[1:1]` is `''` but `'abc'[0:0]` and `'abc'[3:3]`
     /// are errors, while `''[:]` is `''` (corpus str.s21, s35–s40, lst.l12, l25, l26).
@@ -339,7 +339,7 @@ enum Operators {
 }
 
 extension RulesValue {
-    /// True when the value is, or holds, a synthetic partial map (list evaluation, §7).
+    /// True when the value is, or holds, a synthetic partial map (list evaluation, docs/reference/security-rules.md §7).
     var containsPartialMap: Bool {
         switch self {
         case .map(let m): return m.isPartial || m.entries.values.contains { $0.containsPartialMap }

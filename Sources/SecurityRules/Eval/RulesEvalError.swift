@@ -1,14 +1,14 @@
-/// An evaluation error: the third outcome of every rules expression (reference §3.5).
+/// An evaluation error: the third outcome of every rules expression (docs/reference/security-rules.md §3.5).
 ///
 /// It carries the position of the expression that failed. `&&` and `||` absorb ordinary
 /// errors when the other side decides the result; `fatal` errors (exceeded budgets) are never
-/// absorbed and deny the whole request (reference §3.5 last paragraph, §6, §8).
+/// absorbed and deny the whole request (docs/reference/security-rules.md §3.5 last paragraph, §6, §8).
 public struct RulesEvalError: Error, Sendable, CustomStringConvertible {
     /// How an error propagates.
     public enum Kind: Sendable, Hashable {
         /// Ordinary error: absorbed by `false &&`, `true ||`.
         case ordinary
-        /// A comparison a query's constraints could not prove (reference §7 item 5): shown as
+        /// A comparison a query's constraints could not prove (docs/reference/security-rules.md §7 item 5): shown as
         /// `evaluation error at L<line>:<col>`.
         case unprovable
         /// A budget was exceeded: the request is denied, nothing absorbs it.
@@ -38,7 +38,7 @@ public struct RulesEvalError: Error, Sendable, CustomStringConvertible {
     public var description: String { "\(denialText) @ L\(position.line):\(position.column)" }
 }
 
-/// The error texts the emulator uses (reference §2.4, §3.2, §3.5, §6), in one place.
+/// The error texts the emulator uses (docs/reference/security-rules.md §2.4, §3.2, §3.5, §6), in one place.
 enum RulesMessages {
     /// Missing map key.
     static func undefinedProperty(_ name: String) -> String { "Property \(name) is undefined on object." }

@@ -1,6 +1,6 @@
 /// Budgets that bound one decision, so hostile rules or data end in a denial, never a hang.
 ///
-/// Defaults follow reference §8 (1000 expressions, call depth 20) and §6 (10 document
+/// Defaults follow docs/reference/security-rules.md §8 (1000 expressions, call depth 20) and §6 (10 document
 /// reads per operation, 20 per batch); `maxWork` and `maxEvaluationDepth` are Hearth's own
 /// guards for library work (elements touched, regex steps) and interpreter recursion.
 public struct RulesLimits: Sendable, Hashable {

@@ -1,6 +1,6 @@
 import FirestoreModel
 
-/// Equality and hashing of rules values (reference §3.3).
+/// Equality and hashing of rules values (docs/reference/security-rules.md §3.3).
 ///
 /// Top-level `==` compares int and float by value (`1 == 1.0`); inside lists and maps they are
 /// different (`[1] != [1.0]`). Sets and map diffs compare numbers by value at every depth.

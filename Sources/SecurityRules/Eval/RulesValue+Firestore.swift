@@ -1,7 +1,7 @@
 import FirestoreModel
 
 /// Conversions between document values (`FirestoreModel.Value`) and rules values
-/// (reference §3.1: array→list, geopoint→latlng, reference→path, …).
+/// (docs/reference/security-rules.md §3.1: array→list, geopoint→latlng, reference→path, …).
 extension RulesValue {
     /// The rules value of a stored field value.
     public init(_ value: Value) {
@@ -58,7 +58,7 @@ extension RulesValue {
         }
     }
 
-    /// `resource`-shaped map of a document: `{data, id, __name__}` (reference §5.2).
+    /// `resource`-shaped map of a document: `{data, id, __name__}` (docs/reference/security-rules.md §5.2).
     static func resource(_ document: Document, database: DatabaseID) -> RulesValue {
         .map(
             RulesMap([

@@ -1,9 +1,9 @@
 import FirestoreModel
 
-/// A value of the rules language: the 15 kinds of reference §3.1.
+/// A value of the rules language: the 15 kinds of docs/reference/security-rules.md §3.1.
 ///
 /// Errors are not a case here: they travel as `RulesEvalError` (thrown, carrying a source
-/// position) so `&&`, `||` and `?:` can absorb them exactly as reference §3.5 says.
+/// position) so `&&`, `||` and `?:` can absorb them exactly as docs/reference/security-rules.md §3.5 says.
 public enum RulesValue: Sendable {
     /// `null`.
     case null
@@ -33,7 +33,7 @@ public enum RulesValue: Sendable {
     case duration(RulesDuration)
     /// A geographic point.
     case latlng(GeoPoint)
-    /// Only during `list` evaluation: what a query's filters say about a field (reference §7).
+    /// Only during `list` evaluation: what a query's filters say about a field (docs/reference/security-rules.md §7).
     case constraint(RulesConstraint)
 
     /// The type name used by `is`, error messages and explanations.
@@ -61,7 +61,7 @@ public enum RulesValue: Sendable {
     }
 }
 
-/// The types of the rules language, named as `is` spells them (reference §2.2).
+/// The types of the rules language, named as `is` spells them (docs/reference/security-rules.md §2.2).
 public enum RulesType: String, Sendable, Hashable, CaseIterable {
     /// The concrete kinds.
     case null, bool, int, float, string, bytes, list, map, set, path, timestamp, duration, latlng, constraint
@@ -85,7 +85,7 @@ public enum RulesType: String, Sendable, Hashable, CaseIterable {
 }
 
 /// A map value: string keys, plus a flag for the synthetic `resource.data` of a `list`
-/// evaluation, which holds only the fields the query filters on (reference §7 item 3).
+/// evaluation, which holds only the fields the query filters on (docs/reference/security-rules.md §7 item 3).
 public struct RulesMap: Sendable {
     /// The entries.
     public var entries: [String: RulesValue]
@@ -101,7 +101,7 @@ public struct RulesMap: Sendable {
         self.isPartial = isPartial
     }
 
-    /// Keys in UTF-8 order (the order `keys()` reports; reference §4.6 leaves it open).
+    /// Keys in UTF-8 order (the order `keys()` reports; docs/reference/security-rules.md §4.6 leaves it open).
     public var sortedKeys: [String] { entries.keys.sorted(by: utf8Less) }
 }
 
@@ -111,7 +111,7 @@ public struct RulesSet: Sendable {
     /// The elements, duplicates removed.
     public private(set) var elements: [RulesValue]
 
-    /// Builds a set from `values`, keeping the first of equal elements (reference §4.5 `toSet`).
+    /// Builds a set from `values`, keeping the first of equal elements (docs/reference/security-rules.md §4.5 `toSet`).
     public init(_ values: [RulesValue]) {
         var seen = Set<RulesValueKey>()
         var out: [RulesValue] = []
@@ -126,7 +126,7 @@ public struct RulesSet: Sendable {
     }
 }
 
-/// The result of `a.diff(b)`: the two maps, compared shallowly (reference §4.7).
+/// The result of `a.diff(b)`: the two maps, compared shallowly (docs/reference/security-rules.md §4.7).
 public struct RulesMapDiff: Sendable {
     /// The receiver (`request.resource.data` usually).
     public var left: RulesMap
@@ -134,7 +134,7 @@ public struct RulesMapDiff: Sendable {
     public var right: RulesMap
 }
 
-/// A path value: segments, and the bindings made by `bind()` (reference §2.3, §4.9).
+/// A path value: segments, and the bindings made by `bind()` (docs/reference/security-rules.md §2.3, §4.9).
 ///
 /// A segment written `{name}` is a placeholder that `bind` fills.
 public struct RulesPath: Sendable, Hashable, CustomStringConvertible {
@@ -164,7 +164,7 @@ public struct RulesPath: Sendable, Hashable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(segments) }
 }
 
-/// A signed span of time with nanosecond precision (reference §4.11).
+/// A signed span of time with nanosecond precision (docs/reference/security-rules.md §4.11).
 ///
 /// `seconds` and `nanos` have the same sign; |nanos| < 1e9.
 public struct RulesDuration: Sendable, Hashable, Comparable {
@@ -208,7 +208,7 @@ public struct RulesDuration: Sendable, Hashable, Comparable {
     }
 }
 
-/// A query constraint on one field during `list` evaluation (reference §7 item 5).
+/// A query constraint on one field during `list` evaluation (docs/reference/security-rules.md §7 item 5).
 public struct RulesConstraint: Sendable {
     /// A comparator of a filter.
     public enum Comparator: String, Sendable {

@@ -1,4 +1,4 @@
-/// One built-in function or method: the unit of the library table (STYLE principle 7).
+/// One built-in function or method: the unit of the library table (docs/STYLE.md principle 7).
 struct Builtin: Sendable {
     /// What a call needs: receiver, arguments, the evaluation (budgets, document access), and
     /// where the call is (for errors).

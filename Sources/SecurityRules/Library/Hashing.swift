@@ -1,8 +1,8 @@
 import COpenSSL
 
-/// The one door to OpenSSL's libcrypto (ARCHITECTURE rule 3): MD5 and SHA-256 digests for
+/// The one door to OpenSSL's libcrypto (docs/ARCHITECTURE.md rule 3): MD5 and SHA-256 digests for
 /// `hashing.md5` / `hashing.sha256`. CRC-32 and CRC-32C are computed here in Swift.
-/// Source: reference §4.13 (hex of md5/sha256 uppercase; CRC bytes little-endian).
+/// Source: docs/reference/security-rules.md §4.13 (hex of md5/sha256 uppercase; CRC bytes little-endian).
 enum Hashing {
     /// MD5 of `data` (16 bytes).
     static func md5(_ data: [UInt8]) -> [UInt8] { digest(data, EVP_md5(), length: 16) }

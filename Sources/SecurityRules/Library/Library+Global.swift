@@ -2,7 +2,7 @@ import FirestoreModel
 import Foundation
 
 /// Namespaces `math` and `hashing`, path methods, and the global functions `int`, `float`,
-/// `string`, `path`, `debug`, `get`, `exists`, `getAfter`, `existsAfter` (reference §4.2,
+/// `string`, `path`, `debug`, `get`, `exists`, `getAfter`, `existsAfter` (docs/reference/security-rules.md §4.2,
 /// §4.9, §4.13, §6). `bool()` is deliberately absent (production answers Function not found).
 extension Library {
     /// What `string(v)` (and `list.join`) makes of `v`: `true`, `1`, `2.0` (Java `Double.toString`),
@@ -40,7 +40,7 @@ extension Library {
         return Int64(r)
     }
 
-    /// `math` namespace (reference §4.13; return types as the emulator answers them).
+    /// `math` namespace (docs/reference/security-rules.md §4.13; return types as the emulator answers them).
     static let mathEntries: [Builtin] = [
         Builtin("math.abs", ["math.abs(int) -> int", "math.abs(float) -> float"], arity: 1...1, doc: "Absolute value, same type.") {
             c throws(RulesEvalError) in
@@ -92,7 +92,7 @@ extension Library {
         }
     }
 
-    /// `hashing` namespace (reference §4.13).
+    /// `hashing` namespace (docs/reference/security-rules.md §4.13).
     static let hashingEntries: [Builtin] = [
         hashFunction("md5", "MD5 digest (strings hashed as UTF-8).", Hashing.md5),
         hashFunction("sha256", "SHA-256 digest (strings hashed as UTF-8).", Hashing.sha256),
@@ -100,7 +100,7 @@ extension Library {
         hashFunction("crc32c", "CRC-32C, little-endian bytes.", Hashing.crc32c),
     ]
 
-    /// `path` methods (reference §4.9).
+    /// `path` methods (docs/reference/security-rules.md §4.9).
     static let pathEntries: [Builtin] = [
         Builtin("bind", on: .path, ["path.bind(map) -> path"], arity: 1...1, doc: "Fills {name} placeholders from the map's string values.")
         {
@@ -130,7 +130,7 @@ extension Library {
         }
     ]
 
-    /// Global functions (reference §4.2, §4.13, §6).
+    /// Global functions (docs/reference/security-rules.md §4.2, §4.13, §6).
     static let globalEntries: [Builtin] = [
         Builtin(
             "int", ["int(int) -> int", "int(float) -> int", "int(string) -> int"], arity: 1...1,
@@ -191,7 +191,7 @@ extension Library {
         documentAccess("existsAfter", after: true, exists: true, "True when the document exists after the commit."),
     ]
 
-    /// `get`, `exists`, `getAfter`, `existsAfter` (reference §6).
+    /// `get`, `exists`, `getAfter`, `existsAfter` (docs/reference/security-rules.md §6).
     static func documentAccess(_ name: String, after: Bool, exists: Bool, _ doc: String) -> Builtin {
         Builtin(name, ["\(name)(path) -> \(exists ? "bool" : "map")"], arity: 1...1, doc: doc) { c throws(RulesEvalError) in
             guard case .path(let p) = c.args[0] else { throw c.unsupported() }

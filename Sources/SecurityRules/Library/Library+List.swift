@@ -1,4 +1,4 @@
-/// `list` and `set` methods (reference §4.5, §4.8). Membership is hashed, so `hasAll` over
+/// `list` and `set` methods (docs/reference/security-rules.md §4.5, §4.8). Membership is hashed, so `hasAll` over
 /// large lists is O(n + m) and charged to the work budget.
 extension Library {
     /// The receiver as a list.
@@ -36,7 +36,7 @@ extension Library {
         }
     }
 
-    /// `list` methods (reference §4.5).
+    /// `list` methods (docs/reference/security-rules.md §4.5).
     static let listEntries: [Builtin] = [
         Builtin("size", on: .list, ["list.size() -> int"], arity: 0...0, doc: "Number of elements.") { c in
             .int(Int64(receiverList(c).count))
@@ -119,7 +119,7 @@ extension Library {
         },
     ]
 
-    /// `set` methods (reference §4.8).
+    /// `set` methods (docs/reference/security-rules.md §4.8).
     static let setEntries: [Builtin] = [
         Builtin("size", on: .set, ["set.size() -> int"], arity: 0...0, doc: "Number of elements.") { c in
             .int(Int64(receiverSet(c).elements.count))

@@ -1,4 +1,4 @@
-/// `map` and `map_diff` methods (reference §4.6, §4.7).
+/// `map` and `map_diff` methods (docs/reference/security-rules.md §4.6, §4.7).
 extension Library {
     /// The receiver as a map.
     static func receiverMap(_ c: Builtin.Call) -> RulesMap {
@@ -6,7 +6,7 @@ extension Library {
         return RulesMap([:])
     }
 
-    /// `map` methods (reference §4.6).
+    /// `map` methods (docs/reference/security-rules.md §4.6).
     static let mapEntries: [Builtin] = [
         Builtin("size", on: .map, ["map.size() -> int"], arity: 0...0, doc: "Number of entries.") { c in
             .int(Int64(receiverMap(c).entries.count))
@@ -81,7 +81,7 @@ extension Library {
     /// True when two values of one key differ (numbers by value, NaN equal to NaN).
     static func changed(_ a: RulesValue, _ b: RulesValue) -> Bool { !RulesValue.diffEqual(a, b) }
 
-    /// `map_diff` methods (reference §4.7).
+    /// `map_diff` methods (docs/reference/security-rules.md §4.7).
     static let mapDiffEntries: [Builtin] = [
         Builtin("addedKeys", on: .mapDiff, ["map_diff.addedKeys() -> set"], arity: 0...0, doc: "Keys only in the receiver map.") {
             c throws(RulesEvalError) in

@@ -1,4 +1,4 @@
-/// `string` and `bytes` methods (reference §4.3, §4.4).
+/// `string` and `bytes` methods (docs/reference/security-rules.md §4.3, §4.4).
 extension Library {
     /// The receiver as a string.
     static func receiverString(_ c: Builtin.Call) -> String {
@@ -30,7 +30,7 @@ extension Library {
         return result
     }
 
-    /// `string` methods (reference §4.3).
+    /// `string` methods (docs/reference/security-rules.md §4.3).
     static let stringEntries: [Builtin] = [
         Builtin("size", on: .string, ["string.size() -> int"], arity: 0...0, doc: "Length in UTF-16 code units.") { c in
             .int(Int64(receiverString(c).utf16.count))
@@ -99,7 +99,7 @@ extension Library {
         return []
     }
 
-    /// `bytes` methods (reference §4.4).
+    /// `bytes` methods (docs/reference/security-rules.md §4.4).
     static let bytesEntries: [Builtin] = [
         Builtin("size", on: .bytes, ["bytes.size() -> int"], arity: 0...0, doc: "Number of bytes.") { c in
             .int(Int64(receiverBytes(c).count))
@@ -112,7 +112,7 @@ extension Library {
         },
     ]
 
-    /// RFC 4648 §5 base64url with padding (reference §4.4: `'~~~'` → `fn5-`).
+    /// RFC 4648 §5 base64url with padding (docs/reference/security-rules.md §4.4: `'~~~'` → `fn5-`).
     static func base64URL(_ bytes: [UInt8]) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
         var out = ""

@@ -1,7 +1,7 @@
 import FirestoreModel
 import Foundation
 
-/// `timestamp`, `duration` and `latlng` methods and namespaces (reference §4.10–§4.12).
+/// `timestamp`, `duration` and `latlng` methods and namespaces (docs/reference/security-rules.md §4.10–§4.12).
 extension Library {
     /// The receiver as a timestamp.
     static func receiverTimestamp(_ c: Builtin.Call) -> Timestamp {
@@ -39,7 +39,7 @@ extension Library {
         Builtin(name, on: .timestamp, ["timestamp.\(name)() -> int"], arity: 0...0, doc: doc) { c in .int(f(receiverTimestamp(c))) }
     }
 
-    /// `timestamp` methods and namespace (reference §4.10).
+    /// `timestamp` methods and namespace (docs/reference/security-rules.md §4.10).
     static let timestampEntries: [Builtin] = [
         timestampPart("year", "Year (UTC).") { civil(epochDays($0)).0 },
         timestampPart("month", "Month 1-12 (UTC).") { civil(epochDays($0)).1 },
@@ -102,7 +102,7 @@ extension Library {
         "s": 1_000_000_000, "ms": 1_000_000, "ns": 1,
     ]
 
-    /// `duration` methods and namespace (reference §4.11).
+    /// `duration` methods and namespace (docs/reference/security-rules.md §4.11).
     static let durationEntries: [Builtin] = [
         Builtin("seconds", on: .duration, ["duration.seconds() -> int"], arity: 0...0, doc: "Whole seconds (signed).") { c in
             .int(receiverDuration(c).seconds)
@@ -154,7 +154,7 @@ extension Library {
     /// Mean Earth radius used for distances, metres (S2's `S2Earth` radius).
     static let earthRadiusMeters = 6_371_010.0
 
-    /// `latlng` methods and namespace (reference §4.12).
+    /// `latlng` methods and namespace (docs/reference/security-rules.md §4.12).
     static let latlngEntries: [Builtin] = [
         Builtin("latitude", on: .latlng, ["latlng.latitude() -> float"], arity: 0...0, doc: "Degrees north.") { c in
             .float(receiverLatLng(c).latitude)

@@ -1,4 +1,4 @@
-/// The built-in table: every method and function of reference §4, looked up by
+/// The built-in table: every method and function of docs/reference/security-rules.md §4, looked up by
 /// (receiver type, name) or by qualified name. Entries live in `Library+<Type>.swift`.
 enum Library {
     /// Every entry.

@@ -1,6 +1,6 @@
 /// A compiled RE2 pattern: instructions for the Pike VM (Thompson NFA with priorities and
 /// captures). Matching is O(pattern size × text length): no backtracking, so hostile
-/// patterns such as `(a+)+$` cannot blow up (reference §4.3; STYLE hostile input).
+/// patterns such as `(a+)+$` cannot blow up (docs/reference/security-rules.md §4.3; docs/STYLE.md hostile input).
 struct RegexProgram: Sendable {
     /// One VM instruction.
     enum Instruction: Sendable {

@@ -1,4 +1,4 @@
-/// The parsed form of an RE2 pattern (RE2 syntax subset used by rules: reference §4.3).
+/// The parsed form of an RE2 pattern (RE2 syntax subset used by rules: docs/reference/security-rules.md §4.3).
 indirect enum RegexNode: Sendable {
     /// Matches the empty string.
     case empty

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// The regex operations behind `string.matches`, `replace` and `split` (reference §4.3),
+/// The regex operations behind `string.matches`, `replace` and `split` (docs/reference/security-rules.md §4.3),
 /// with a process-wide cache of compiled patterns.
 enum RulesRegex {
     /// Why an operation failed.

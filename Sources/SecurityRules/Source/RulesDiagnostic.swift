@@ -5,7 +5,7 @@
 /// at a cut end), so a diagnostic's size does not grow with the line it is on.
 /// The emulator's `:securityRules` endpoint reports the same fields as
 /// `{sourcePosition: {fileName, line, column}, description, severity}`
-/// (firestore-interfaces §2.1).
+/// (docs/reference/firestore-wire.md §2.1).
 public struct RulesDiagnostic: Sendable, Hashable, CustomStringConvertible {
     /// How serious a finding is.
     public enum Severity: String, Sendable, Hashable {

@@ -3,7 +3,7 @@
 /// The parser pulls one token at a time with `next()`, and switches to the raw scanners
 /// (`scanMatchSegment`, `scanPathLiteralSegment`) where path syntax replaces expression syntax
 /// (after `match`, and after a `/` in operand position). Errors are recorded in `diagnostics`
-/// and lexing continues. Source: reference §2.1 (tokens), §1.1 and §2.3 (paths).
+/// and lexing continues. Source: docs/reference/security-rules.md §2.1 (tokens), §1.1 and §2.3 (paths).
 struct Lexer {
     /// The text being lexed.
     let source: RulesSource
@@ -196,7 +196,7 @@ struct Lexer {
 
     /// string := QUOTE { CHAR | ESCAPE } QUOTE, QUOTE one of ' " ''' """ ; raw strings keep `\`.
     /// ESCAPE := \\ \' \" \` \? \a \b \f \n \r \t \v \xHH \uHHHH \UHHHHHHHH \ooo.
-    /// Any other escape (`\.`, `\d`) is an error, as in production (reference §2.1).
+    /// Any other escape (`\.`, `\d`) is an error, as in production (docs/reference/security-rules.md §2.1).
     private mutating func scanString(start: Int, raw: Bool, isBytes: Bool) -> Token {
         guard let q = peek() else { return Token(kind: .invalid, start: start, end: offset) }
         let triple = peek(1) == q && peek(2) == q
@@ -309,7 +309,7 @@ struct Lexer {
     // MARK: Raw path scanning
 
     /// True for bytes allowed in a literal path segment: anything except `/ { } ( ) [ ] , ; :`,
-    /// quotes, operators and whitespace (reference §1.1: "accept any character except `/`, `{`,
+    /// quotes, operators and whitespace (docs/reference/security-rules.md §1.1: "accept any character except `/`, `{`,
     /// `}` and whitespace"; the rest end an expression path).
     static func isPathChar(_ c: UInt8, inExpression: Bool) -> Bool {
         if isSpace(c) || c == 47 || c == 123 || c == 125 { return false }

@@ -1,7 +1,7 @@
 /// The expression grammar: conditional, binary operators by precedence climbing, unary,
-/// postfix, primary (reference §2.2, with the emulator's binding order; see `binaryLevel`).
+/// postfix, primary (docs/reference/security-rules.md §2.2, with the emulator's binding order; see `binaryLevel`).
 extension Parser {
-    /// Words that cannot name a variable (reference §2.1).
+    /// Words that cannot name a variable (docs/reference/security-rules.md §2.1).
     static let reservedWords: Set<String> = [
         "in", "is", "allow", "match", "if", "function", "return", "let", "service", "rules_version",
     ]
@@ -45,7 +45,7 @@ extension Parser {
     /// lookahead is not a binary operator (or `is`).
     ///
     /// Tightest to loosest: `* / %`, `+ -`, `< <= > >=`, `== !=`, `is`, `in`, `&&`, `||`, as the
-    /// emulator binds them (corpus ops.p07–p09, p26–p32; reference §2.2's table puts `in` and
+    /// emulator binds them (corpus ops.p07–p09, p26–p32; docs/reference/security-rules.md §2.2's table puts `in` and
     /// `is` above `==`, which the emulator contradicts).
     var binaryLevel: Int? {
         switch current.kind {

@@ -3,7 +3,7 @@
 ///
 /// Errors never stop the parse: a statement that fails records one diagnostic, the parser
 /// skips to the next `;`, `}` or statement keyword, and goes on, so one run reports every
-/// broken statement. Source: reference §1 (file grammar), §2 (expressions).
+/// broken statement. Source: docs/reference/security-rules.md §1 (file grammar), §2 (expressions).
 struct Parser {
     /// Thrown inside a statement after its diagnostic has been recorded.
     struct Abort: Error {}
@@ -14,7 +14,7 @@ struct Parser {
     static let maxHeight = 160
     /// Deepest `match` nesting the parser descends into. Deeper blocks are skipped by brace
     /// counting (no recursion) after one diagnostic, so a hostile file cannot exhaust the
-    /// stack; the checker's own limit (10, reference §8) reports the shallower violations.
+    /// stack; the checker's own limit (10, docs/reference/security-rules.md §8) reports the shallower violations.
     static let maxMatchNesting = 64
 
     /// The token source.

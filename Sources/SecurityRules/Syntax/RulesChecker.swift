@@ -1,5 +1,5 @@
 /// Compile-time checks on a parsed file: the documented limits and the rules the grammar
-/// cannot express (reference §1, §1.1, §8, §8.1, §10).
+/// cannot express (docs/reference/security-rules.md §1, §1.1, §8, §8.1, §10).
 ///
 /// - at most 7 parameters and 10 `let`s per function; no recursion, direct or mutual;
 /// - match nesting ≤ 10, ≤ 20 captures per nested set, ≤ 100 segments;

@@ -2,7 +2,7 @@ import FirestoreModel
 import Foundation
 
 /// Runs rules test suites: JSON files of cases with expected verdicts (format in
-/// `rules/README.md`; reference §12.1). `hearth rules test <dir>` calls `run`.
+/// `rules/README.md`; docs/reference/security-rules.md §12.1). `hearth rules test <dir>` calls `run`.
 public enum RulesTestRunner {
     /// A suite directory or file that cannot be read.
     public struct RunnerError: Error, CustomStringConvertible {

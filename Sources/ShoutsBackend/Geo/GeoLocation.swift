@@ -6,7 +6,7 @@ import FirestoreModel
 /// checks of geofire-common's `validateLocation`. Every geo function here takes a `GeoLocation`,
 /// so none of them has to re-validate. Unlike `FirestoreModel.GeoPoint` (a stored value that
 /// the model checks only on write), a `GeoLocation` cannot hold an invalid pair.
-/// Source: geofire-common `validateLocation`; reference §5.
+/// Source: geofire-common `validateLocation`; docs/reference/firestore-wire.md §5.
 public struct GeoLocation: Sendable, Hashable {
     /// Degrees north of the equator, −90…90.
     public let latitude: Double

@@ -6,7 +6,7 @@ import Foundation
 /// Floating-point expressions keep geofire-common's operation order (`deg * π / 180`,
 /// `log(x) / log(2)`, `num * (1 / sqrt(…))`) so that results at `floor` boundaries agree.
 /// Source: geofire-common `geohashQueryBounds`, `boundingBoxBits`, `boundingBoxCoordinates`,
-/// `geohashQuery`, `metersToLongitudeDegrees`, `wrapLongitude`; reference §5.2.
+/// `geohashQuery`, `metersToLongitudeDegrees`, `wrapLongitude`; docs/reference/firestore-wire.md §5.2.
 extension Geohash {
     /// `EARTH_MERI_CIRCUMFERENCE`: the meridional circumference of the Earth, metres.
     static let earthMeridionalCircumferenceMeters = 40_007_860.0
@@ -22,7 +22,7 @@ extension Geohash {
     /// The ranges of geohashes that together cover every point within `radiusMeters` of
     /// `center`.
     ///
-    /// Steps (reference §5.2): `queryBits = max(1, boundingBoxBits)`; hash the nine points of
+    /// Steps (docs/reference/firestore-wire.md §5.2): `queryBits = max(1, boundingBoxBits)`; hash the nine points of
     /// `boundingBoxCoordinates` at `ceil(queryBits / 5)` characters; turn each hash into the
     /// range of its `queryBits`-bit prefix; drop exact duplicates keeping the first. Ranges
     /// may overlap or touch; they are not merged. Between 1 and 9 ranges, typically 4.
@@ -34,7 +34,7 @@ extension Geohash {
     ///   - center: the circle's centre.
     ///   - radiusMeters: the circle's radius in **metres** (while `GeoDistance` returns km).
     /// - Precondition: `radiusMeters` is finite and ≥ 0 (geofire-common fails on negatives).
-    /// Source: geofire-common `geohashQueryBounds(center, radiusInM)`; reference §5.2.
+    /// Source: geofire-common `geohashQueryBounds(center, radiusInM)`; docs/reference/firestore-wire.md §5.2.
     public static func queryBounds(center: GeoLocation, radiusMeters: Double) -> [GeohashRange] {
         precondition(radiusMeters.isFinite && radiusMeters >= 0, "radius must be finite and non-negative")
         let queryBits = max(1, boundingBoxBits(center, sizeMeters: radiusMeters))

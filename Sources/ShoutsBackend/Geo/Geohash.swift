@@ -3,7 +3,7 @@
 ///
 /// A geohash interleaves longitude and latitude bisection bits, longitude first, five bits
 /// per base32 character. Source: geofire-common `geohashForLocation`, constants
-/// `GEOHASH_PRECISION`, `BASE32`, `BITS_PER_CHAR`, `MAXIMUM_BITS_PRECISION`; reference §5, §5.1.
+/// `GEOHASH_PRECISION`, `BASE32`, `BITS_PER_CHAR`, `MAXIMUM_BITS_PRECISION`; docs/reference/firestore-wire.md §5, §5.1.
 public enum Geohash {
     /// The geohash alphabet `0123456789bcdefghjkmnpqrstuvwxyz` as ASCII bytes (index = 5-bit value).
     public static let base32: [UInt8] = Array("0123456789bcdefghjkmnpqrstuvwxyz".utf8)
@@ -28,7 +28,7 @@ public enum Geohash {
     /// Complexity O(precision).
     /// - Precondition: `precision` is in 1…22 (geofire-common throws outside it; here it is
     ///   a programmer error, precisions are constants).
-    /// Source: geofire-common `geohashForLocation(location, precision)`; reference §5.1.
+    /// Source: geofire-common `geohashForLocation(location, precision)`; docs/reference/firestore-wire.md §5.1.
     public static func forLocation(_ location: GeoLocation, precision: Int = defaultPrecision) -> String {
         precondition((1...maximumPrecision).contains(precision), "geohash precision must be in 1...22")
         var latitudeRange = (min: -90.0, max: 90.0)

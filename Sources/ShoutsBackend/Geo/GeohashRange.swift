@@ -3,7 +3,7 @@
 /// geofire-common's `GeohashRange` (`[start, end]`). `end` may end in `~` (0x7E), which sorts
 /// after every base32 character, to mean "every hash with this prefix". Run it as
 /// `orderBy("geohash").startAt(start).endAt(end)`, inclusive at both ends.
-/// Source: geofire-common `geohashQuery`, `geohashQueryBounds`; reference §5.2.
+/// Source: geofire-common `geohashQuery`, `geohashQueryBounds`; docs/reference/firestore-wire.md §5.2.
 public struct GeohashRange: Sendable, Hashable, CustomStringConvertible {
     /// First geohash of the range (inclusive).
     public let start: String

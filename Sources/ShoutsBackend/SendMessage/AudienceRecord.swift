@@ -6,8 +6,8 @@ import Functions
 /// `chunkSize` entries each, chunk ids `000000`, `000001`, …), in the same commit as the
 /// message. The sender is not listed (their own copy is implied).
 ///
-/// Not in DESIGN §3: it is what makes an idempotent retry able to finish a half-done fan-out
-/// for exactly the original audience (DESIGN §1 rule 1 — the audience never grows).
+/// Not in docs/app/shouts-and-whispers.md §3: it is what makes an idempotent retry able to finish a half-done fan-out
+/// for exactly the original audience (docs/app/shouts-and-whispers.md §1 rule 1 — the audience never grows).
 enum AudienceRecord {
     /// Entries per chunk document: 1,000 (≈ 150 KB with 128-character uids, far below 1 MiB).
     static let chunkSize = 1000

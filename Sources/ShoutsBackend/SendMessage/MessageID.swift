@@ -2,7 +2,7 @@ import Functions
 
 /// Message ids: random for plain sends, derived from `(sender, idempotencyKey)` for
 /// idempotent ones, so a retried send names the same `messages/{id}` and the same
-/// `users/{uid}/feed/{id}` documents (DESIGN §7 "Fan-out is at-least-once", the suggested fix).
+/// `users/{uid}/feed/{id}` documents (docs/app/shouts-and-whispers.md §7 "Fan-out is at-least-once", the suggested fix).
 enum MessageID {
     /// A new random 20-character id, as Firestore clients generate.
     static func random() -> String { AutoID.make() }

@@ -1,4 +1,4 @@
-/// The two ranges of a message (DESIGN §1 rule 3), stored as the `kind` field.
+/// The two ranges of a message (docs/app/shouts-and-whispers.md §1 rule 3), stored as the `kind` field.
 public enum MessageKind: String, Sendable, Hashable, CaseIterable {
     /// Radius 150 m.
     case whisper

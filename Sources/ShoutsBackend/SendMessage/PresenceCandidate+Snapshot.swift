@@ -2,7 +2,7 @@ import FirestoreModel
 import Functions
 
 extension RecipientSelection.PresenceCandidate {
-    /// The candidate a `presence/{uid}` document stands for (DESIGN §3), or nil when it lacks
+    /// The candidate a `presence/{uid}` document stands for (docs/app/shouts-and-whispers.md §3), or nil when it lacks
     /// a numeric `lat`/`lng` or a timestamp `updatedAt` (e.g. a token-only document). A
     /// `fcmToken` that is not a non-empty string counts as no token.
     init?(snapshot: DocumentSnapshot) {

@@ -1,7 +1,7 @@
 import FirestoreModel
 import Functions
 
-/// The `sendMessage` callable: DESIGN §4 steps 1–7 with the constants of §10.
+/// The `sendMessage` callable: docs/app/shouts-and-whispers.md §4 steps 1–7 with the constants of §10.
 ///
 /// 1. Auth required (UNAUTHENTICATED); sender name/photo only from the token's `name` and
 ///    `picture` claims (null when absent).

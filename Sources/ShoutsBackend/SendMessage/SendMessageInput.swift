@@ -1,7 +1,7 @@
 import FirestoreModel
 import Functions
 
-/// The validated `data` of a `sendMessage` call (DESIGN §4 step 2).
+/// The validated `data` of a `sendMessage` call (docs/app/shouts-and-whispers.md §4 step 2).
 ///
 /// `{text: string, kind: 'whisper'|'shout', lat: number, lng: number, idempotencyKey?: string}`;
 /// other members are ignored.

@@ -1,7 +1,7 @@
 import FirestoreModel
 import Functions
 
-/// A `messages/{messageId}` document (DESIGN §3) as written by `sendMessage` and read back
+/// A `messages/{messageId}` document (docs/app/shouts-and-whispers.md §3) as written by `sendMessage` and read back
 /// for fan-out; the feed copies are built from it so every copy carries the stored `sentAt`.
 struct StoredMessage: Sendable, Hashable {
     /// The document id: the message id.
@@ -67,7 +67,7 @@ struct StoredMessage: Sendable, Hashable {
         recipientCount = Int(count)
     }
 
-    /// The `users/{uid}/feed/{messageId}` document for `recipient` (DESIGN §3 feed table).
+    /// The `users/{uid}/feed/{messageId}` document for `recipient` (docs/app/shouts-and-whispers.md §3 feed table).
     func feedFields(for recipient: RecipientSelection.Recipient) -> [String: FieldValue] {
         [
             "messageId": .string(id),
@@ -86,7 +86,7 @@ struct StoredMessage: Sendable, Hashable {
 }
 
 /// A JavaScript number as the Node Admin SDK stores it: safe integers (including `37.0`) as
-/// `integerValue`, everything else as `doubleValue`. Source: reference §1.7 ("Integer vs
+/// `integerValue`, everything else as `doubleValue`. Source: docs/reference/firestore-wire.md §1.7 ("Integer vs
 /// double on the wire").
 func jsNumber(_ d: Double) -> Value {
     if d == d.rounded(.towardZero), abs(d) <= 9_007_199_254_740_991 { return .integer(Int64(d)) }

@@ -1,7 +1,7 @@
 import DeterministicRandom
 
 
-/// How a test feeds its input to a codec (STYLE principle 1: whole, byte by byte, random splits).
+/// How a test feeds its input to a codec (docs/STYLE.md principle 1: whole, byte by byte, random splits).
 enum FeedSplit: CustomStringConvertible, Sendable {
     case whole
     case byteByByte

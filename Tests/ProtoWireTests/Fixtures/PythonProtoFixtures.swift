@@ -5,7 +5,7 @@
 /// client (hex, whitespace-insensitive). TS = 1_700_000_000 s + 500_000_000 ns,
 /// TS2 = 1_700_000_001 s + 123_456_000 ns; database projects/demo-proj/databases/(default).
 enum PythonFixtures {
-    /// CommitRequest from `batch.set(users/alice, {score: 1.5, age: 30, name: "Alice", nothing: None, tags: ["a", "b"], nested: {x: None}, ts: SERVER_TIMESTAMP})` (the shape of reference §1.4).
+    /// CommitRequest from `batch.set(users/alice, {score: 1.5, age: 30, name: "Alice", nothing: None, tags: ["a", "b"], nested: {x: None}, ts: SERVER_TIMESTAMP})` (the shape of docs/reference/grpc-and-listen.md §1.4).
     static let commitSet = """
         0a2670726f6a656374732f64656d6f2d70726f6a2f6461746162617365732f2864656661756c742912b8010aad010a3c
         70726f6a656374732f64656d6f2d70726f6a2f6461746162617365732f2864656661756c74292f646f63756d656e7473
@@ -125,7 +125,7 @@ enum PythonFixtures {
         756d656e74732f75736572732f616c6963651a00220208013a0c0a067669736974731a0210012205746f6b2d31
         """
 
-    /// ListenResponse target_change ADD [20601] (reference §1.4).
+    /// ListenResponse target_change ADD [20601] (docs/reference/grpc-and-listen.md §1.4).
     static let listenAdd = """
         120708011203f9a001
         """

@@ -2,7 +2,7 @@ import FirestoreModel
 import GoogleWire
 
 /// `StructuredAggregationQuery` in proto3 JSON. Source: googleapis `query.proto`
-/// (StructuredAggregationQuery); reference §1.6.
+/// (StructuredAggregationQuery); docs/reference/firestore-wire.md §1.6.
 extension RESTCodec {
     /// A decoded `StructuredAggregationQuery`.
     public struct AggregationQuery: Sendable, Hashable {

@@ -2,7 +2,7 @@ import FirestoreModel
 import GoogleWire
 
 /// `Document`, `DocumentMask`, field references and `Precondition` in proto3 JSON.
-/// Source: googleapis `document.proto`, `common.proto`; reference §1.3, §1.7, §1.10.
+/// Source: googleapis `document.proto`, `common.proto`; docs/reference/firestore-wire.md §1.3, §1.7, §1.10.
 extension RESTCodec {
     /// A `Document` as a request body carries it (CreateDocument, UpdateDocument, `Write.update`).
     public struct DocumentBody: Sendable, Hashable {

@@ -3,7 +3,7 @@ import GoogleWire
 
 /// Numbers in proto3 JSON: int64 as strings or numbers, doubles as numbers or strings
 /// (`"NaN"`, `"Infinity"`, `"-Infinity"`, `"-0"`, `"1.5"`), all parsed exactly.
-/// Source: reference §1.7; proto3 JSON mapping (int64/double rows).
+/// Source: docs/reference/firestore-wire.md §1.7; proto3 JSON mapping (int64/double rows).
 extension RESTCodec {
     /// An int64 field: a JSON number or a string of one, exactly in range
     /// (`"-9223372036854775808"` … `"9223372036854775807"`). Exponents are accepted when the

@@ -1,7 +1,7 @@
 import FirestoreModel
 import GoogleWire
 
-/// `StructuredQuery` and its parts in proto3 JSON. Source: googleapis `query.proto`; reference §1.5.
+/// `StructuredQuery` and its parts in proto3 JSON. Source: googleapis `query.proto`; docs/reference/firestore-wire.md §1.5.
 extension RESTCodec {
     /// Decodes a `StructuredQuery`.
     ///

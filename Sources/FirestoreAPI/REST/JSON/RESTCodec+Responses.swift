@@ -128,7 +128,7 @@ extension RESTCodec {
 
     /// The Google API error body `{"error": {"code", "message", "status"}}` — the shape
     /// GoogleWire owns (`ErrorTable.errorBody(_:httpStatus:)`), kept here for Firestore's callers.
-    /// - Parameter httpStatus: the HTTP status from the error table (reference §1.8), which
+    /// - Parameter httpStatus: the HTTP status from the error table (docs/reference/firestore-wire.md §1.8), which
     ///   is also the body's `code`.
     public static func encodeError(_ error: FirestoreError, httpStatus: Int) -> JSONValue {
         ErrorTable.errorBody(error, httpStatus: httpStatus)

@@ -1,7 +1,8 @@
 import FirestoreModel
 import GoogleWire
 
-/// `TransactionOptions` in proto3 JSON, decoded to the domain's `TransactionMode`. Source: googleapis `common.proto`; reference §1.3.
+/// `TransactionOptions` in proto3 JSON, decoded to the domain's `TransactionMode`.
+/// Source: googleapis `common.proto`; docs/reference/firestore-wire.md §1.3.
 extension RESTCodec {
     /// Decodes `{readOnly: {readTime?}} | {readWrite: {retryTransaction?}}`; `{}` = read-write.
     /// - Throws: `.invalidArgument` when both modes are set or a member is malformed.

@@ -1,7 +1,7 @@
 import FirestoreModel
 import GoogleWire
 
-/// `google.firestore.v1.Value` ⇄ `Value`. Source: reference §1.7 (table of keys and leniency).
+/// `google.firestore.v1.Value` ⇄ `Value`. Source: docs/reference/firestore-wire.md §1.7 (table of keys and leniency).
 extension RESTCodec {
     /// The value keys of `google.firestore.v1.Value` a request may use.
     static let valueKeys = [
@@ -14,7 +14,7 @@ extension RESTCodec {
 
     /// Decodes one `Value` object: exactly one value key set.
     ///
-    /// Leniency (reference §1.7): `nullValue` as `null`, `"NULL_VALUE"` or `0`; `integerValue`
+    /// Leniency (docs/reference/firestore-wire.md §1.7): `nullValue` as `null`, `"NULL_VALUE"` or `0`; `integerValue`
     /// as string or number; `doubleValue` as number or string (`"NaN"`, `"-0"`, …);
     /// `timestampValue` RFC 3339 with any offset and 1–9 fraction digits (kept exact, not
     /// truncated); `bytesValue` standard or URL-safe base64, padded or not; `geoPointValue`

@@ -2,7 +2,7 @@ import FirestoreModel
 import GoogleWire
 
 /// `Write`, `FieldTransform`, `WriteResult` and `CommitResponse` in proto3 JSON.
-/// Source: googleapis `write.proto`, `firestore.proto` (Commit); reference §1.3–§1.4.
+/// Source: googleapis `write.proto`, `firestore.proto` (Commit); docs/reference/firestore-wire.md §1.3–§1.4.
 extension RESTCodec {
     /// Decodes a `Write`: exactly one of `update`, `delete`, `transform`, `verify`, plus
     /// `updateMask` and `updateTransforms` (only with `update`) and `currentDocument`.

@@ -9,7 +9,7 @@ import GoogleWire
 /// snake_case member names are accepted; unknown members are rejected, as the emulator does.
 /// Each decoder takes `at path:` — the location of its input in the request body
 /// (e.g. `"writes[2]"`) — used only in error messages.
-/// Source: reference §1.1 (conventions), §1.7 (value mapping); googleapis `google/firestore/v1/*.proto`.
+/// Source: docs/reference/firestore-wire.md §1.1 (conventions), §1.7 (value mapping); googleapis `google/firestore/v1/*.proto`.
 public enum RESTCodec {}
 
 /// Reads the members of one JSON object as fields of a proto message.

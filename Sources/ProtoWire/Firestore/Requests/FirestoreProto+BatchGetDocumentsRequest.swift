@@ -12,7 +12,7 @@ extension BatchGetDocumentsRequest {
 
 extension FirestoreProto {
     /// `BatchGetDocumentsRequest`: 1 database, 2 documents, 3 mask, oneof 4 transaction /
-    /// 5 new_transaction / 7 read_time. Source: googleapis `firestore.proto`; reference §6.5, §7.
+    /// 5 new_transaction / 7 read_time. Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.5, §7.
     static func decodeBatchGetDocumentsRequest(_ bytes: [UInt8]) throws(FirestoreError) -> BatchGetDocumentsRequest {
         return try decodeRequest("BatchGetDocumentsRequest", bytes) { (reader) throws(ProtoWireError) in
             var r = reader

@@ -11,7 +11,7 @@ extension BatchWriteRequest {
 
 extension FirestoreProto {
     /// `BatchWriteRequest`: 1 database, 2 writes, 3 labels map<string,string>.
-    /// Source: googleapis `firestore.proto`; reference §6.5, §7.
+    /// Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.5, §7.
     static func decodeBatchWriteRequest(_ bytes: [UInt8]) throws(FirestoreError) -> BatchWriteRequest {
         return try decodeRequest("BatchWriteRequest", bytes) { (reader) throws(ProtoWireError) in
             var r = reader

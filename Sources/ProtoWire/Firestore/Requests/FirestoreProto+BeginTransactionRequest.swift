@@ -11,7 +11,7 @@ extension BeginTransactionRequest {
 
 extension FirestoreProto {
     /// `BeginTransactionRequest`: 1 database, 2 options (absent ⇒ read-write).
-    /// Source: googleapis `firestore.proto`; reference §6.5, §10.
+    /// Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.5, §10.
     static func decodeBeginTransactionRequest(_ bytes: [UInt8]) throws(FirestoreError) -> BeginTransactionRequest {
         return try decodeRequest("BeginTransactionRequest", bytes) { (reader) throws(ProtoWireError) in
             var r = reader

@@ -13,7 +13,7 @@ extension CommitRequest {
 
 extension FirestoreProto {
     /// `CommitRequest`: 1 database, 2 writes, 3 transaction (empty ⇒ a non-transactional,
-    /// atomic batch). Source: googleapis `firestore.proto`; reference §1.4, §6.5, §7.
+    /// atomic batch). Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §1.4, §6.5, §7.
     static func decodeCommitRequest(_ bytes: [UInt8]) throws(FirestoreError) -> CommitRequest {
         return try decodeRequest("CommitRequest", bytes) { (reader) throws(ProtoWireError) in
             var r = reader

@@ -11,7 +11,7 @@ extension CreateDocumentRequest {
 
 extension FirestoreProto {
     /// `CreateDocumentRequest`: 1 parent, 2 collection_id, 3 document_id (empty ⇒ the server
-    /// picks one), 4 document, 5 mask. Source: googleapis `firestore.proto`; reference §6.5.
+    /// picks one), 4 document, 5 mask. Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.5.
     static func decodeCreateDocumentRequest(_ bytes: [UInt8]) throws(FirestoreError) -> CreateDocumentRequest {
         return try decodeRequest("CreateDocumentRequest", bytes) { (reader) throws(ProtoWireError) in
             var r = reader

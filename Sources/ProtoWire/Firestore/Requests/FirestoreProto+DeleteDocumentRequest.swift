@@ -11,7 +11,7 @@ extension DeleteDocumentRequest {
 
 extension FirestoreProto {
     /// `DeleteDocumentRequest`: 1 name, 2 current_document. The response is `Empty`.
-    /// Source: googleapis `firestore.proto`; reference §6.5.
+    /// Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.5.
     static func decodeDeleteDocumentRequest(_ bytes: [UInt8]) throws(FirestoreError) -> DeleteDocumentRequest {
         return try decodeRequest("DeleteDocumentRequest", bytes) { (reader) throws(ProtoWireError) in
             var r = reader

@@ -11,7 +11,7 @@ extension GetDocumentRequest {
 
 extension FirestoreProto {
     /// `GetDocumentRequest`: 1 name, 2 mask, oneof consistency_selector 3 transaction /
-    /// 5 read_time. Source: googleapis `firestore.proto`; reference §6.5.
+    /// 5 read_time. Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.5.
     static func decodeGetDocumentRequest(_ bytes: [UInt8]) throws(FirestoreError) -> GetDocumentRequest {
         return try decodeRequest("GetDocumentRequest", bytes) { (reader) throws(ProtoWireError) in
             var r = reader

@@ -11,7 +11,7 @@ extension ListCollectionIdsRequest {
 
 extension FirestoreProto {
     /// `ListCollectionIdsRequest`: 1 parent, 2 page_size, 3 page_token, oneof 4 read_time.
-    /// Source: googleapis `firestore.proto`; reference §6.5, §7.
+    /// Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.5, §7.
     static func decodeListCollectionIdsRequest(_ bytes: [UInt8]) throws(FirestoreError) -> ListCollectionIdsRequest {
         return try decodeRequest("ListCollectionIdsRequest", bytes) { (reader) throws(ProtoWireError) in
             var r = reader

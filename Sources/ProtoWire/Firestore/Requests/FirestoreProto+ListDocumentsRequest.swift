@@ -12,7 +12,7 @@ extension ListDocumentsRequest {
 extension FirestoreProto {
     /// `ListDocumentsRequest`: 1 parent, 2 collection_id, 3 page_size, 4 page_token,
     /// 6 order_by, 7 mask, oneof 8 transaction / 10 read_time, 12 show_missing.
-    /// Source: googleapis `firestore.proto`; reference §6.5, §7.
+    /// Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.5, §7.
     static func decodeListDocumentsRequest(_ bytes: [UInt8]) throws(FirestoreError) -> ListDocumentsRequest {
         return try decodeRequest("ListDocumentsRequest", bytes) { (reader) throws(ProtoWireError) in
             var r = reader

@@ -12,7 +12,7 @@ extension PartitionQueryRequest {
 extension FirestoreProto {
     /// `PartitionQueryRequest`: 1 parent, oneof 2 structured_query, 3 partition_count,
     /// 4 page_token, 5 page_size, oneof 6 read_time. Source: googleapis `firestore.proto`;
-    /// reference §6.5, §7.
+    /// docs/reference/grpc-and-listen.md §6.5, §7.
     static func decodePartitionQueryRequest(_ bytes: [UInt8]) throws(FirestoreError) -> PartitionQueryRequest {
         return try decodeRequest("PartitionQueryRequest", bytes) { (reader) throws(ProtoWireError) in
             var r = reader

@@ -11,7 +11,7 @@ extension RollbackRequest {
 
 extension FirestoreProto {
     /// `RollbackRequest`: 1 database, 2 transaction. The response is `Empty`.
-    /// Source: googleapis `firestore.proto`; reference §6.5.
+    /// Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.5.
     static func decodeRollbackRequest(_ bytes: [UInt8]) throws(FirestoreError) -> RollbackRequest {
         return try decodeRequest("RollbackRequest", bytes) { (reader) throws(ProtoWireError) in
             var r = reader

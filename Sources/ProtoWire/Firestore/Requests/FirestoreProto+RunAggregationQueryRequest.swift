@@ -14,7 +14,7 @@ extension RunAggregationQueryRequest {
 extension FirestoreProto {
     /// `RunAggregationQueryRequest`: 1 parent, oneof 2 structured_aggregation_query, oneof
     /// 4 transaction / 5 new_transaction / 6 read_time, 8 explain_options (unsupported).
-    /// Source: googleapis `firestore.proto`; reference §6.4–§6.5, §7.
+    /// Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.4–§6.5, §7.
     static func decodeRunAggregationQueryRequest(_ bytes: [UInt8]) throws(FirestoreError) -> RunAggregationQueryRequest {
         return try decodeRequest("RunAggregationQueryRequest", bytes) { (reader) throws(ProtoWireError) in
             var r = reader

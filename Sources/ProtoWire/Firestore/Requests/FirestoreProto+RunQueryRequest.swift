@@ -13,7 +13,7 @@ extension RunQueryRequest {
 extension FirestoreProto {
     /// `RunQueryRequest`: 1 parent, oneof 2 structured_query, oneof 5 transaction /
     /// 6 new_transaction / 7 read_time, 10 explain_options (unsupported).
-    /// Source: googleapis `firestore.proto`; reference §6.5, §7.
+    /// Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.5, §7.
     static func decodeRunQueryRequest(_ bytes: [UInt8]) throws(FirestoreError) -> RunQueryRequest {
         return try decodeRequest("RunQueryRequest", bytes) { (reader) throws(ProtoWireError) in
             var r = reader

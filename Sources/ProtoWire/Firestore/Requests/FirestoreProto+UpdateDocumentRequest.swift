@@ -11,7 +11,7 @@ extension UpdateDocumentRequest {
 
 extension FirestoreProto {
     /// `UpdateDocumentRequest`: 1 document, 2 update_mask, 3 mask, 4 current_document.
-    /// Source: googleapis `firestore.proto`; reference §6.5.
+    /// Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.5.
     static func decodeUpdateDocumentRequest(_ bytes: [UInt8]) throws(FirestoreError) -> UpdateDocumentRequest {
         return try decodeRequest("UpdateDocumentRequest", bytes) { (reader) throws(ProtoWireError) in
             var r = reader

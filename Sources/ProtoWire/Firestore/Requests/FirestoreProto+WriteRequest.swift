@@ -18,7 +18,7 @@ extension FirestoreProto {
     ///
     /// The mobile SDKs send `database` only in the handshake; later messages carry writes and
     /// the last stream token. Writes are decoded against this message's database or, when it
-    /// has none, the stream's. Source: googleapis `firestore.proto`; reference §6.5, §9.
+    /// has none, the stream's. Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.5, §9.
     static func decodeWriteRequest(_ bytes: [UInt8], streamDatabase: DatabaseID?) throws(FirestoreError) -> WriteRequest {
         return try decodeRequest("WriteRequest", bytes) { (reader) throws(ProtoWireError) in
             var r = reader

@@ -6,7 +6,7 @@ import FirestoreRPC
 ///
 /// Every message with a result must carry `readTime` (mobile fails a `missing` without
 /// it); `transaction` only in the first message, when `new_transaction` was requested.
-/// Source: googleapis `firestore.proto`; reference §6.5, §7.
+/// Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.5, §7.
 extension BatchGetDocumentsResponse {
     /// Serializes the response with names in `database`.
     public func serializedBytes(database: DatabaseID) -> [UInt8] {

@@ -4,7 +4,7 @@ import FirestoreRPC
 /// `BatchWriteResponse`: 1 write_results, 2 status repeated google.rpc.Status — one of
 /// each per write, aligned with the request; a failed write has an empty WriteResult and
 /// a non-zero status, a successful one an empty Status (code 0).
-/// Source: googleapis `firestore.proto`, `google/rpc/status.proto`; reference §6.5, §7.
+/// Source: googleapis `firestore.proto`, `google/rpc/status.proto`; docs/reference/grpc-and-listen.md §6.5, §7.
 extension BatchWriteResponse {
     /// Serializes the response.
     public func serializedBytes() -> [UInt8] {

@@ -2,7 +2,7 @@ import FirestoreModel
 import FirestoreRPC
 
 /// `BeginTransactionResponse`: 1 transaction.
-/// Source: googleapis `firestore.proto`; reference §6.5.
+/// Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.5.
 extension BeginTransactionResponse {
     /// Serializes the response.
     public func serializedBytes() -> [UInt8] {

@@ -1,7 +1,7 @@
 import FirestoreRPC
 
 /// `BloomFilter`: 1 bits BitSequence {1 bitmap, 2 padding}, 2 hash_count.
-/// Source: googleapis `bloom_filter.proto`; reference §6.3.
+/// Source: googleapis `bloom_filter.proto`; docs/reference/grpc-and-listen.md §6.3.
 extension BloomFilter {
     /// Writes the fields of the BloomFilter.
     func encode(into w: inout ProtoWriter) {

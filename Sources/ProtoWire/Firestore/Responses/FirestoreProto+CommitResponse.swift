@@ -2,7 +2,7 @@ import FirestoreModel
 import FirestoreRPC
 
 /// `CommitResponse`: 1 write_results (one per write), 2 commit_time.
-/// Source: googleapis `firestore.proto`; reference §6.5, §7.
+/// Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.5, §7.
 extension CommitResponse {
     /// Serializes the response.
     public func serializedBytes() -> [UInt8] {

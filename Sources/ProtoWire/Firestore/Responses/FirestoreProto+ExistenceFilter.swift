@@ -1,7 +1,7 @@
 import FirestoreRPC
 
 /// `ExistenceFilter`: 1 target_id, 2 count, 3 unchanged_names BloomFilter.
-/// Source: googleapis `write.proto`, `bloom_filter.proto`; reference §6.3, §8.1.
+/// Source: googleapis `write.proto`, `bloom_filter.proto`; docs/reference/grpc-and-listen.md §6.3, §8.1.
 extension ExistenceFilter {
     /// Writes the fields of the ExistenceFilter.
     func encode(into w: inout ProtoWriter) {

@@ -2,7 +2,7 @@ import FirestoreModel
 import FirestoreRPC
 
 /// `ListCollectionIdsResponse`: 1 collection_ids, 2 next_page_token.
-/// Source: googleapis `firestore.proto`; reference §6.5, §7.
+/// Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.5, §7.
 extension ListCollectionIdsResponse {
     /// Serializes the response.
     public func serializedBytes() -> [UInt8] {

@@ -2,7 +2,7 @@ import FirestoreModel
 import FirestoreRPC
 
 /// `ListDocumentsResponse`: 1 documents repeated Document, 2 next_page_token.
-/// Source: googleapis `firestore.proto`; reference §6.5, §7.
+/// Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.5, §7.
 extension ListDocumentsResponse {
     /// Serializes the response with names in `database`.
     public func serializedBytes(database: DatabaseID) -> [UInt8] {

@@ -3,7 +3,7 @@ import FirestoreRPC
 
 /// `PartitionQueryResponse`: 1 partitions repeated Cursor, 2 next_page_token.
 /// Zero partitions (one partition: the whole query) is a valid answer.
-/// Source: googleapis `firestore.proto`; reference §6.5, §7.
+/// Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.5, §7.
 extension PartitionQueryResponse {
     /// Serializes the response.
     public func serializedBytes() -> [UInt8] {

@@ -3,7 +3,7 @@ import FirestoreRPC
 
 /// `RunAggregationQueryResponse`: 1 result AggregationResult {2 aggregate_fields},
 /// 2 transaction, 3 read_time. Send exactly one, with every alias in `aggregateFields`.
-/// Source: googleapis `firestore.proto`, `aggregation_result.proto`; reference §6.4–§6.5, §7.
+/// Source: googleapis `firestore.proto`, `aggregation_result.proto`; docs/reference/grpc-and-listen.md §6.4–§6.5, §7.
 extension RunAggregationQueryResponse {
     /// Serializes the response (the result is always written, aliases sorted).
     public func serializedBytes() -> [UInt8] {

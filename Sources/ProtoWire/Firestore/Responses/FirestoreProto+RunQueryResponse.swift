@@ -5,7 +5,7 @@ import FirestoreRPC
 /// oneof continuation_selector 6 done.
 ///
 /// Stream one per result document, each with `readTime`; an empty result is one message
-/// with only `readTime` (and `done`). Source: googleapis `firestore.proto`; reference §6.5, §7.
+/// with only `readTime` (and `done`). Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.5, §7.
 extension RunQueryResponse {
     /// Serializes the response with names in `database`.
     public func serializedBytes(database: DatabaseID) -> [UInt8] {

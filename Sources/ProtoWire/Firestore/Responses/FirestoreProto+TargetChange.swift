@@ -6,7 +6,8 @@ import FirestoreRPC
 ///
 /// Empty `targetIDs` applies to every target of the stream; a NO_CHANGE with empty ids
 /// and a read time is the "global consistent snapshot" both client families wait for
-/// (reference §8.1, pitfall table §13). Source: googleapis `firestore.proto`; reference §6.5.
+/// (docs/reference/grpc-and-listen.md §8.1, pitfall table §13).
+/// Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.5.
 extension TargetChange {
     /// Writes the fields of the TargetChange.
     func encode(into w: inout ProtoWriter) {

@@ -6,7 +6,7 @@ import FirestoreRPC
 ///
 /// Handshake: `streamID` + `streamToken`, no results. Per batch: `streamToken`, one
 /// result per write (each with one transform result per field transform), `commitTime`.
-/// Source: googleapis `firestore.proto`; reference §6.5, §9.
+/// Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.5, §9.
 extension WriteResponse {
     /// Serializes the response.
     public func serializedBytes() -> [UInt8] {
