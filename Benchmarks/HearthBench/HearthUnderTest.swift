@@ -20,7 +20,12 @@ final class HearthUnderTest: Sendable {
         options.configPath = dir.appendingPathComponent("firebase.json").path
         options.dataPath = dir.appendingPathComponent("firestore.sqlite").path
         options.host = "127.0.0.1"
+        // Every port ephemeral: the SQLite and in-memory servers run at the same time, and a
+        // fixed default (Functions 5001, Auth 9099, hub 4400) would refuse the second.
         options.firestorePort = 0
+        options.functionsPort = 0
+        options.authPort = 0
+        options.hubPort = 0
         options.quiet = true
         options.inMemory = inMemory
         do {
