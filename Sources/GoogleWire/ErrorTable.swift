@@ -28,6 +28,18 @@ public enum ErrorTable {
         }
     }
 
+    /// The status code shown for an HTTP error the transport answers itself: 408 → DEADLINE_EXCEEDED,
+    /// 501 and 505 → UNIMPLEMENTED, other 4xx → INVALID_ARGUMENT (the client's request was
+    /// malformed or over a limit), anything else → INTERNAL.
+    public static func code(forTransportStatus status: Int) -> StatusCode {
+        switch status {
+        case 408: return .deadlineExceeded
+        case 501, 505: return .unimplemented
+        case 400..<500: return .invalidArgument
+        default: return .internalError
+        }
+    }
+
     /// The reason phrase for an HTTP status Hearth sends.
     public static func reasonPhrase(_ status: Int) -> String {
         switch status {

@@ -35,7 +35,7 @@ final class EmulatorSuite: Sendable {
             let service = AuthService(
                 store: DocumentUserStore(store: store, clock: FirestoreEngine.systemClock), defaultProject: project)
             authServer = HTTPServer(
-                configuration: HTTPServerConfiguration(host: config.auth.host, port: config.auth.port),
+                configuration: HTTPServerConfiguration.googleShaped(host: config.auth.host, port: config.auth.port),
                 handler: AuthEmulatorHandler(service: service, log: { HearthLog.info($0) }), log: log)
         } else {
             authServer = nil
@@ -49,14 +49,14 @@ final class EmulatorSuite: Sendable {
         }
         let hubLog = HearthApp.requestLog("hub", quiet: options.quiet)
         hubServer = HTTPServer(
-            configuration: HTTPServerConfiguration(host: config.hub.host, port: config.hub.port), handler: hub,
+            configuration: HTTPServerConfiguration.googleShaped(host: config.hub.host, port: config.hub.port), handler: hub,
             log: hubLog)
         let hubExplicit = configured?.contains("hub") == true || options.hubPort != nil
         hubFallback =
             hubExplicit || config.hub.port == 0
             ? nil
             : HTTPServer(
-                configuration: HTTPServerConfiguration(host: config.hub.host, port: 0), handler: hub, log: hubLog)
+                configuration: HTTPServerConfiguration.googleShaped(host: config.hub.host, port: 0), handler: hub, log: hubLog)
         if let dir = options.exportOnExit {
             guard let resolved = dir.isEmpty ? options.importPath : dir else {
                 throw ConfigError("--export-on-exit needs a directory (or --import DIR to export back to)")

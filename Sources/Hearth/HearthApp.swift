@@ -85,7 +85,7 @@ public final class HearthApp: Sendable {
         let requestLog = Self.requestLog("firestore", quiet: options.quiet)
         let grpc = FirestoreGRPCService(engine: engine, log: requestLog)
         firestoreServer = HTTPServer(
-            configuration: HTTPServerConfiguration(host: config.firestore.host, port: config.firestore.port),
+            configuration: HTTPServerConfiguration.googleShaped(host: config.firestore.host, port: config.firestore.port),
             handler: handler,
             http2: HTTP2Server(handler: FirestorePortStreamHandler(grpc: grpc, rest: handler), log: { _ in }),
             log: requestLog)
@@ -95,7 +95,7 @@ public final class HearthApp: Sendable {
         let configured = EmulatorSuite.configuredEmulators(options.resolvedConfigPath())
         if configured == nil || configured?.contains("functions") == true || options.functionsPort != nil {
             functionsServer = HTTPServer(
-                configuration: HTTPServerConfiguration(host: config.functions.host, port: config.functions.port),
+                configuration: HTTPServerConfiguration.googleShaped(host: config.functions.host, port: config.functions.port),
                 handler: FunctionsPortHandler(host: host), log: Self.requestLog("functions", quiet: options.quiet))
         } else {
             functionsServer = nil

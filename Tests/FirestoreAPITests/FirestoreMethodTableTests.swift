@@ -5,6 +5,7 @@ import ProtoWire
 import Testing
 
 @testable import FirestoreAPI
+@testable import Hearth
 
 /// The RPC table is the one list every transport derives from, and REST and gRPC decode
 /// the same call into the same `FirestoreRequest` (issue 11: one request model).
@@ -116,5 +117,20 @@ import Testing
             }
         }
         #expect(rest == (try FirestoreProto.request(.createDocument, from: w.bytes)))
+    }
+}
+
+/// Hearth's ports answer transport errors in the Google error shape from GoogleWire's one table.
+@Suite struct TransportErrorShapeTests {
+    @Test(arguments: [
+        (431, "INVALID_ARGUMENT"), (413, "INVALID_ARGUMENT"), (400, "INVALID_ARGUMENT"), (408, "DEADLINE_EXCEEDED"),
+        (505, "UNIMPLEMENTED"), (501, "UNIMPLEMENTED"), (500, "INTERNAL"),
+    ] as [(Int, String)])
+    func transportErrorsUseTheErrorTable(status: Int, name: String) {
+        let response = googleTransportError(status, "bad \"x\"")
+        #expect(response.status == status)
+        #expect(
+            String(decoding: response.body, as: UTF8.self)
+                == #"{"error":{"code":\#(status),"message":"bad \"x\"","status":"\#(name)"}}"#)
     }
 }

@@ -39,14 +39,25 @@ private func wire(_ response: HTTPResponse, method: String = "GET", minor: Int =
         #expect(wire(HTTPResponse(status: 42)).hasPrefix("HTTP/1.1 500 Internal Server Error\r\n"))
     }
 
-    @Test func parseErrorsBecomeGoogleErrorJSON() {
-        let response = HTTP1ResponseSerializer.errorResponse(for: .headerSectionTooLarge(limitBytes: 10))
-        #expect(response.status == 431)
-        #expect(response.headers["content-type"] == "application/json; charset=utf-8")
-        #expect(
-            String(decoding: response.body, as: UTF8.self)
-                == #"{"error":{"code":431,"message":"request header section exceeds 10 bytes","status":"INVALID_ARGUMENT"}}"#)
-        let quoted = HTTPResponse.googleError(400, "bad \"x\"\n")
-        #expect(String(decoding: quoted.body, as: UTF8.self).contains(#""message":"bad \"x\"\u000a""#))
+    @Test func parseErrorsAnswerWithTheOwnersErrorResponse() {
+        var config = HTTP1ConnectionStateMachine.Configuration()
+        config.limits = .init(maxHeaderBytes: 10, maxBodyBytes: 100)
+        config.errorResponse = { status, message in .text(status, "owner: \(message)") }
+        var m = HTTP1ConnectionStateMachine(configuration: config, remoteAddress: "1.2.3.4:5", now: .now)
+        let written = m.receive(Array("GET / HTTP/1.1\r\nHost: a-long-host-name\r\n\r\n".utf8), now: .now)
+            .compactMap { action -> String? in
+                if case .write(let bytes) = action { return String(decoding: bytes, as: UTF8.self) }
+                return nil
+            }
+            .joined()
+        #expect(written.hasPrefix("HTTP/1.1 431 "))
+        #expect(written.hasSuffix("owner: request header section exceeds 10 bytes"))
+    }
+
+    @Test func theDefaultTransportErrorIsPlainText() {
+        let response = plainTransportErrorResponse(408, "request head not received within the timeout")
+        #expect(response.status == 408)
+        #expect(response.headers["content-type"]?.hasPrefix("text/plain") == true)
+        #expect(String(decoding: response.body, as: UTF8.self) == "request head not received within the timeout\n")
     }
 }

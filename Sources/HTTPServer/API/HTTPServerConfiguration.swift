@@ -26,13 +26,15 @@ public struct HTTPServerConfiguration: Sendable {
     /// Requests one connection may have parsed but not yet answered (pipelining) before the
     /// server stops reading from it. Default 16.
     public var maxPipelinedRequests: Int
+    /// The response for errors the transport answers itself (`plainTransportErrorResponse` by default).
+    public var transportErrorResponse: TransportErrorResponse
 
     /// A configuration; every parameter has the default documented on its property.
     public init(
         host: String = "127.0.0.1", port: Int = 0, maxHeaderBytes: Int = 65_536, maxBodyBytes: Int = 16 << 20,
         idleTimeout: Duration = .seconds(60), requestHeaderTimeout: Duration = .seconds(10),
         bodyReadTimeout: Duration = .seconds(30), shutdownGracePeriod: Duration = .seconds(5),
-        maxPipelinedRequests: Int = 16
+        maxPipelinedRequests: Int = 16, transportErrorResponse: @escaping TransportErrorResponse = plainTransportErrorResponse
     ) {
         self.host = host
         self.port = port
@@ -43,6 +45,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.bodyReadTimeout = bodyReadTimeout
         self.shutdownGracePeriod = shutdownGracePeriod
         self.maxPipelinedRequests = maxPipelinedRequests
+        self.transportErrorResponse = transportErrorResponse
     }
 
     /// The per-connection HTTP/1.1 settings derived from this configuration.
@@ -50,7 +53,7 @@ public struct HTTPServerConfiguration: Sendable {
         HTTP1ConnectionStateMachine.Configuration(
             limits: .init(maxHeaderBytes: maxHeaderBytes, maxBodyBytes: maxBodyBytes),
             idleTimeout: idleTimeout, requestHeadTimeout: requestHeaderTimeout, bodyReadTimeout: bodyReadTimeout,
-            maxPipelineDepth: max(1, maxPipelinedRequests))
+            maxPipelineDepth: max(1, maxPipelinedRequests), errorResponse: transportErrorResponse)
     }
 
     /// How often timeouts are checked: a quarter of the shortest timeout, within 5 ms…250 ms.

@@ -56,12 +56,6 @@ enum HTTP1ResponseSerializer {
         return Message(head: head, body: sendsBody ? response.body : [])
     }
 
-    /// The response sent for a request the codec rejected (Google error JSON); the connection
-    /// then closes.
-    static func errorResponse(for error: HTTP1ParseError) -> HTTPResponse {
-        .googleError(error.status, error.description)
-    }
-
     private static func appendField(_ name: String, _ value: String, to head: inout [UInt8]) {
         head.append(contentsOf: name.utf8)
         head.append(contentsOf: [ASCII.colon, ASCII.space])

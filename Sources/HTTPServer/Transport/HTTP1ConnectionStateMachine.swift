@@ -22,6 +22,8 @@ struct HTTP1ConnectionStateMachine: Sendable {
         var bodyReadTimeout: Duration = .seconds(30)
         /// Requests parsed but not yet answered before reading pauses.
         var maxPipelineDepth = 16
+        /// The response for a request the connection rejects itself.
+        var errorResponse: TransportErrorResponse = plainTransportErrorResponse
     }
 
     /// An effect the owner must perform, in order.
@@ -198,7 +200,7 @@ struct HTTP1ConnectionStateMachine: Sendable {
             case .head:
                 if let started = reading.headStartedAt, now - started > configuration.requestHeadTimeout {
                     state = .finishing
-                    let response = HTTPResponse.googleError(408, "request head not received within the timeout")
+                    let response = configuration.errorResponse(408, "request head not received within the timeout")
                     slots.append(
                         Slot(
                             sequence: nextSequence, stage: .answered(response, context: nil), startedAt: now,
@@ -267,7 +269,7 @@ struct HTTP1ConnectionStateMachine: Sendable {
                 reading.headStartedAt = nil
                 if !parsed.keepAlive { takesMore = false }
             case .error(let error):
-                let response = HTTP1ResponseSerializer.errorResponse(for: error)
+                let response = configuration.errorResponse(error.status, error.description)
                 var slot = Slot(sequence: nextSequence, stage: .answered(response, context: nil), startedAt: now)
                 if let last = slots.indices.last, slots[last].sequence == nextSequence {
                     slot.startedAt = slots.removeLast().startedAt  // The request that was awaiting its body.
