@@ -1,7 +1,7 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-/// Swift 6 language mode everywhere; every warning is an error (engineering rule 1).
+/// Swift 6 language mode everywhere; every warning is an error (docs/ARCHITECTURE.md "Concurrency").
 let strict: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
     .treatAllWarnings(as: .error),
@@ -15,7 +15,7 @@ let package = Package(
         .executable(name: "hearth-bench", targets: ["HearthBench"]),
     ],
     targets: [
-        // System libraries: one door each (ARCHITECTURE rule 3).
+        // System libraries: one door each (docs/ARCHITECTURE.md rule 3).
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL"),
         .systemLibrary(name: "CNGHTTP2", path: "Sources/CNGHTTP2"),

@@ -7,7 +7,7 @@ import SecurityRules
 ///
 /// Built by the engine for every client request (REST, gRPC and Listen alike): one per
 /// document read, one per query, one per write of a commit. It is the rules' own request
-/// type, so nothing is translated on the way. Source: docs/ARCHITECTURE.md rule 4.
+/// type, so nothing is translated on the way. Source: docs/ARCHITECTURE.md rule 1.
 public typealias AccessRequest = RulesRequest
 
 /// The kind of access (`get`, `list`, `create`, `update`, `delete`).

@@ -6,8 +6,8 @@ import HTTPServer
 import ProtoWire
 
 /// `google.firestore.v1.Firestore` over gRPC: the method comes from `FirestoreMethod`'s table,
-/// the request is decoded by ProtoWire into the domain's `FirestoreRequest`, run by the one
-/// `FirestoreExecutor` REST shares, and its `FirestoreResponse` encoded back; the Listen and
+/// the request is decoded by ProtoWire into the domain's `FirestoreRequest`, run by
+/// `FirestoreExecutor` (the same executor logic REST runs), and its `FirestoreResponse` encoded back; the Listen and
 /// Write streams run on their own calls. Errors leave through `ErrorTable`'s codes as `grpc-status`.
 /// Source: googleapis `google/firestore/v1/firestore.proto`; docs/reference/grpc-and-listen.md §4, §7–§10.
 public struct FirestoreGRPCService: Sendable {

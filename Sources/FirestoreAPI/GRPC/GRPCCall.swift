@@ -9,8 +9,10 @@ import ProtoWire
 /// Source: repo grpc/grpc doc/PROTOCOL-HTTP2.md (requests, Length-Prefixed-Message, responses,
 /// Trailers-Only); docs/reference/grpc-and-listen.md §4.1–§4.5.
 final class GRPCCall: @unchecked Sendable {
-    // @unchecked Sendable: `framer`, `body` and `headersSent` are used by the call's own task
-    // only (reads and writes of one call are driven sequentially by its handler); the stream
+    // @unchecked Sendable: the read half (`framer`, `body`, `requestEnded`: `nextMessage`) and
+    // the write half (`headersSent`: `send`, then `finish`) share no stored property. Each half
+    // is driven by one task at a time: a unary call runs both in sequence; Listen reads on one
+    // task and sends on another (`ListenStream`), never two readers or two writers. The stream
     // object is Sendable.
     let stream: HTTP2Stream
     private var framer: GRPCMessageFramer

@@ -76,8 +76,9 @@ extension CallableValue {
 
     /// The value as compact UTF-8 JSON, object keys sorted (deterministic output).
     ///
-    /// Integers beyond ±2^53 are written as Int64Value wrappers so JavaScript clients do not
-    /// silently round them (docs/reference/firestore-wire.md §3.3); every other value is plain JSON.
+    /// Integers beyond ±2^53 are written as Int64Value wrappers (the protocol's form for 64-bit
+    /// integers, docs/reference/firestore-wire.md §3.3): the digits stay exact on the wire, and iOS
+    /// decodes them exactly, though JavaScript's `Number()` still rounds; every other value is plain JSON.
     /// - Throws: `INTERNAL` ("INTERNAL") for a NaN or infinite double, which JSON cannot
     ///   carry — firebase-functions' encoder fails the same way (docs/reference/firestore-wire.md §3.3).
     public func jsonBytes() throws(CallableError) -> [UInt8] {

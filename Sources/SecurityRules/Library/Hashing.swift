@@ -1,6 +1,6 @@
 import COpenSSL
 
-/// The one door to OpenSSL's libcrypto (docs/ARCHITECTURE.md rule 3): MD5 and SHA-256 digests for
+/// SecurityRules' one door to OpenSSL's libcrypto (docs/ARCHITECTURE.md rule 3): MD5 and SHA-256 digests for
 /// `hashing.md5` / `hashing.sha256`. CRC-32 and CRC-32C are computed here in Swift.
 /// Source: docs/reference/security-rules.md §4.13 (hex of md5/sha256 uppercase; CRC bytes little-endian).
 enum Hashing {

@@ -1,3 +1,4 @@
+import FirestoreModel
 import Functions
 
 /// Message ids: random for plain sends, derived from `(sender, idempotencyKey)` for

@@ -1,5 +1,6 @@
 /// Random document ids as the SDKs generate them: 20 characters from `[A-Za-z0-9]`
-/// (≈119 bits of entropy). Source: docs/reference/firestore-wire.md §1.3 (CreateDocument ids).
+/// (≈119 bits of entropy): CreateDocument without an id, the Admin client's `document()`, stream ids.
+/// Source: docs/reference/firestore-wire.md §1.3 (CreateDocument ids).
 public enum AutoID {
     /// The 62 id characters.
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
