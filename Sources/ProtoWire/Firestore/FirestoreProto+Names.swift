@@ -94,4 +94,29 @@ extension FirestoreProto {
         }
         return (database, QueryTarget(parent: parent, query: query))
     }
+
+    /// Accumulates the query target every query request (RunQuery, PartitionQuery) and a
+    /// Listen `QueryTarget` carry: 1 parent (string), 2 structured_query.
+    struct QueryTargetFields {
+        /// The parent's resource name as sent ("" when absent).
+        var parentName = ""
+        /// Where the parent's bytes start (for error offsets).
+        var parentAt = 0
+        /// The decoded query, when sent.
+        var query: StructuredQuery?
+
+        /// Reads `tag` when it is one of the two fields; returns false otherwise.
+        mutating func read(_ tag: ProtoTag, from r: inout ProtoReader) throws(ProtoWireError) -> Bool {
+            guard tag.wireType == .len else { return false }
+            switch tag.fieldNumber {
+            case 1:
+                parentAt = r.offset
+                parentName = try within("parent") { () throws(ProtoWireError) in try r.readString() }
+            case 2:
+                query = try within("structured_query") { () throws(ProtoWireError) in try decodeStructuredQuery(r.readSubmessage()) }
+            default: return false
+            }
+            return true
+        }
+    }
 }

@@ -133,19 +133,12 @@ extension FirestoreProto {
     fileprivate static func decodeQueryTarget(_ reader: ProtoReader, database: DatabaseID) throws(ProtoWireError) -> QueryTarget {
         var r = reader
         let start = r.offset
-        var parentName = ""
-        var parentAt = r.offset
-        var query: StructuredQuery?
+        var fields = QueryTargetFields()
+        fields.parentAt = r.offset
         while let tag = try r.readTag() {
-            switch (tag.fieldNumber, tag.wireType) {
-            case (1, .len):
-                parentAt = r.offset
-                parentName = try within("parent") { () throws(ProtoWireError) in try r.readString() }
-            case (2, .len):
-                query = try within("structured_query") { () throws(ProtoWireError) in try decodeStructuredQuery(r.readSubmessage()) }
-            default: try r.skipField(tag)
-            }
+            if try !fields.read(tag, from: &r) { try r.skipField(tag) }
         }
+        let (parentName, parentAt, query) = (fields.parentName, fields.parentAt, fields.query)
         let parent = try within("parent") { () throws(ProtoWireError) in
             guard !parentName.isEmpty else { throw ProtoWireError(.invalidValue("parent is required."), offset: start) }
             return try checked(at: parentAt) { () throws(FirestoreError) in try parentPath(parentName, in: database) }

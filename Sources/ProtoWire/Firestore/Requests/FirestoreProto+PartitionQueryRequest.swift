@@ -17,17 +17,11 @@ extension FirestoreProto {
         return try decodeRequest("PartitionQueryRequest", bytes) { (reader) throws(ProtoWireError) in
             var r = reader
             let start = r.offset
-            var parentName = ""
-            var parentAt = 0
-            var query: StructuredQuery?
+            var target = QueryTargetFields()
             var request = PartitionQueryRequest(database: DatabaseID(project: ""), target: QueryTarget(parent: .root, query: StructuredQuery(collectionID: "")))
             while let tag = try r.readTag() {
+                if try target.read(tag, from: &r) { continue }
                 switch (tag.fieldNumber, tag.wireType) {
-                case (1, .len):
-                    parentAt = r.offset
-                    parentName = try within("parent") { () throws(ProtoWireError) in try r.readString() }
-                case (2, .len):
-                    query = try within("structured_query") { () throws(ProtoWireError) in try decodeStructuredQuery(r.readSubmessage()) }
                 case (3, .varint): request.partitionCount = try r.readInt64()
                 case (4, .len): request.pageToken = try within("page_token") { () throws(ProtoWireError) in try r.readString() }
                 case (5, .varint): request.pageSize = try r.readInt32()
@@ -37,7 +31,7 @@ extension FirestoreProto {
                 }
             }
             (request.database, request.target) = try decodeQueryTarget(
-                parent: parentName, at: parentAt, query: query, start: start)
+                parent: target.parentName, at: target.parentAt, query: target.query, start: start)
             return request
         }
     }

@@ -18,26 +18,21 @@ extension FirestoreProto {
         return try decodeRequest("RunQueryRequest", bytes) { (reader) throws(ProtoWireError) in
             var r = reader
             let start = r.offset
-            var parentName = ""
-            var parentAt = 0
-            var query: StructuredQuery?
+            var target = QueryTargetFields()
             var consistency = ReadConsistency.strong
             let selector = ConsistencyFields(transaction: 5, newTransaction: 6, readTime: 7)
             while let tag = try r.readTag() {
                 if try selector.read(tag, from: &r, into: &consistency) { continue }
+                if try target.read(tag, from: &r) { continue }
                 switch (tag.fieldNumber, tag.wireType) {
-                case (1, .len):
-                    parentAt = r.offset
-                    parentName = try within("parent") { () throws(ProtoWireError) in try r.readString() }
-                case (2, .len):
-                    query = try within("structured_query") { () throws(ProtoWireError) in try decodeStructuredQuery(r.readSubmessage()) }
                 case (10, .len):
                     throw ProtoWireError(.unsupported("explain_options is not supported."), offset: r.offset, fieldPath: ["explain_options"])
                 default: try r.skipField(tag)
                 }
             }
-            let (database, target) = try decodeQueryTarget(parent: parentName, at: parentAt, query: query, start: start)
-            return RunQueryRequest(database: database, target: target, consistency: consistency)
+            let (database, queryTarget) = try decodeQueryTarget(
+                parent: target.parentName, at: target.parentAt, query: target.query, start: start)
+            return RunQueryRequest(database: database, target: queryTarget, consistency: consistency)
         }
     }
 }
