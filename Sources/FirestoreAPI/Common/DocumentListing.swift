@@ -1,24 +1,24 @@
 import FirestoreEngine
 import FirestoreModel
+import FirestoreRPC
 
 /// ListDocuments for both adapters: name-ordered pages through the engine's listing (page
 /// token = base64 of the last name), other orders through a query (page token = offset).
 /// Source: Firestore REST v1 / gRPC ListDocuments; docs/reference/firestore-wire.md §1.3.
 enum DocumentListing {
-    /// One page.
-    /// - Parameters:
-    ///   - pageSize: at most this many entries (nil or ≤ 0 = all).
-    ///   - pageToken: the `nextPageToken` of the previous page, or nil/empty for the first.
-    ///   - orderBy: `"a desc, __name__"`-style order, or nil/empty for `__name__` ascending.
+    /// One page of `request`'s collection: at most `pageSize` entries (≤ 0 = all), after the
+    /// `pageToken` of the previous page ("" = the first), in `orderBy` order (`"a desc, __name__"`;
+    /// "" = `__name__` ascending). The entries are not masked.
     /// - Throws: `.invalidArgument` for a bad token or order, `showMissing` with `orderBy`;
     ///   as `FirestoreEngine.listDocuments` / `runQuery` otherwise.
-    static func page(
-        engine: FirestoreEngine, database: DatabaseID, collection: ResourcePath, pageSize: Int?, pageToken: String?,
-        orderBy: String?, showMissing: Bool, consistency: ReadConsistency, auth: AuthContext
-    ) throws(FirestoreError) -> (items: [ListedDocument], nextPageToken: String?) {
-        let limit = pageSize.flatMap { $0 > 0 ? $0 : nil }
-        let token = pageToken.flatMap { $0.isEmpty ? nil : $0 }
-        let order = try ListOrder.parse(orderBy)
+    static func page(_ request: ListDocumentsRequest, engine: FirestoreEngine, auth: AuthContext)
+        throws(FirestoreError) -> (items: [ListedDocument], nextPageToken: String?)
+    {
+        let (database, collection, consistency) = (request.database, request.collection, request.consistency)
+        let limit = request.pageSize > 0 ? Int(request.pageSize) : nil
+        let token = request.pageToken.isEmpty ? nil : request.pageToken
+        let showMissing = request.showMissing
+        let order = try ListOrder.parse(request.orderBy)
         if showMissing && !order.isEmpty { throw .invalidArgument("showMissing cannot be combined with orderBy.") }
         if order.isEmpty || order == [Order(.documentKey, .ascending)] {
             var after: ResourcePath?
@@ -53,10 +53,10 @@ enum DocumentListing {
     }
 }
 
-/// Parses ListDocuments' `orderBy` (`"a desc, __name__"`).
+/// Parses ListDocuments' `orderBy` (`"a desc, __name__"`; blank = no order).
 enum ListOrder {
-    static func parse(_ text: String?) throws(FirestoreError) -> [Order] {
-        guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return [] }
+    static func parse(_ text: String) throws(FirestoreError) -> [Order] {
+        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return [] }
         var out: [Order] = []
         for part in text.split(separator: ",") {
             let words = part.split(separator: " ", omittingEmptySubsequences: true)

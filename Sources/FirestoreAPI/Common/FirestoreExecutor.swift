@@ -82,9 +82,7 @@ public struct FirestoreExecutor: Sendable {
 
     /// ListDocuments through `DocumentListing` (page size 0 = all).
     func listDocuments(_ r: ListDocumentsRequest, auth: AuthContext) throws(FirestoreError) -> ListDocumentsResponse {
-        let page = try DocumentListing.page(
-            engine: engine, database: r.database, collection: r.collection, pageSize: Int(r.pageSize),
-            pageToken: r.pageToken, orderBy: r.orderBy, showMissing: r.showMissing, consistency: r.consistency, auth: auth)
+        let page = try DocumentListing.page(r, engine: engine, auth: auth)
         let items = page.items.map { item -> ListedDocument in
             if case .document(let d) = item { return .document(d.masked(r.mask)) }
             return item

@@ -48,7 +48,7 @@ public struct FirestoreGRPCService: Sendable {
     func run(_ call: GRPCCall) async -> FirestoreError? {
         let stream = call.stream
         guard stream.method == "POST", let method = FirestoreMethod(grpcPath: stream.path) else {
-            if stream.path.hasPrefix("/\(FirestoreMethod.service)/") {
+            if stream.path.hasPrefix(FirestoreMethod.grpcPrefix) {
                 return FirestoreError(.unimplemented, "Method \(stream.path.dropFirst()) is not implemented.")
             }
             return FirestoreError(.unimplemented, "Unknown gRPC method \(stream.path).")

@@ -45,14 +45,18 @@ public enum FirestoreMethod: String, CaseIterable, Sendable {
     public var name: String { rawValue }
 
     /// The HTTP/2 `:path` of a gRPC call: `/google.firestore.v1.Firestore/RunQuery`.
-    public var grpcPath: String { "/\(Self.service)/\(name)" }
+    public var grpcPath: String { Self.grpcPrefix + name }
 
     /// The method whose gRPC `:path` is `path`, or nil for an unknown path.
     public init?(grpcPath path: String) {
-        let prefix = "/\(Self.service)/"
-        guard path.hasPrefix(prefix), let method = Self.byName[String(path.dropFirst(prefix.count))] else { return nil }
+        guard path.hasPrefix(Self.grpcPrefix), let method = Self.byName[String(path.dropFirst(Self.grpcPrefix.count))] else {
+            return nil
+        }
         self = method
     }
+
+    /// `/google.firestore.v1.Firestore/`, the start of every method's gRPC path.
+    public static let grpcPrefix = "/\(service)/"
 
     private static let byName: [String: FirestoreMethod] = Dictionary(
         uniqueKeysWithValues: allCases.map { ($0.name, $0) })

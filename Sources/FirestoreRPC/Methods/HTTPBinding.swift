@@ -11,7 +11,8 @@ public struct HTTPBinding: Sendable, Hashable {
         case collection
         /// `{database}/documents`: the database's documents root (no segments).
         case database
-        /// `{parent}`: the documents root or a document.
+        /// `{parent}`: the documents root or a document (a binding's requirement only; a URL's
+        /// path is always one of the three above).
         case parent
 
         /// The resource kind of a path of `segmentCount` segments after `documents`:
@@ -26,10 +27,7 @@ public struct HTTPBinding: Sendable, Hashable {
 
         /// True when a URL naming `self` fits a binding that asks for `bound`.
         func fits(_ bound: Resource) -> Bool {
-            switch bound {
-            case .parent: return self == .database || self == .document || self == .parent
-            default: return self == bound
-            }
+            bound == .parent ? (self == .database || self == .document) : self == bound
         }
     }
 

@@ -1,6 +1,6 @@
 import FirestoreModel
 
-/// `BatchGetDocumentsRequest` of `google.firestore.v1`, as every transport decodes and encodes it.
+/// `BatchGetDocumentsRequest` of `google.firestore.v1`, as every transport decodes it.
 /// Source: googleapis `google/firestore/v1/firestore.proto`.
 public struct BatchGetDocumentsRequest: Sendable, Hashable {
     /// The database.

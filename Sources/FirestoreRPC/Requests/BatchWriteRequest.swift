@@ -1,6 +1,6 @@
 import FirestoreModel
 
-/// `BatchWriteRequest` of `google.firestore.v1`, as every transport decodes and encodes it.
+/// `BatchWriteRequest` of `google.firestore.v1`, as every transport decodes it.
 /// Source: googleapis `google/firestore/v1/firestore.proto`.
 public struct BatchWriteRequest: Sendable, Hashable {
     /// The database.

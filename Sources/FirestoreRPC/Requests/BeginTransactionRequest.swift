@@ -1,6 +1,6 @@
 import FirestoreModel
 
-/// `BeginTransactionRequest` of `google.firestore.v1`, as every transport decodes and encodes it.
+/// `BeginTransactionRequest` of `google.firestore.v1`, as every transport decodes it.
 /// Source: googleapis `google/firestore/v1/firestore.proto`.
 public struct BeginTransactionRequest: Sendable, Hashable {
     /// The database.

@@ -1,6 +1,6 @@
 import FirestoreModel
 
-/// `CommitRequest` of `google.firestore.v1`, as every transport decodes and encodes it.
+/// `CommitRequest` of `google.firestore.v1`, as every transport decodes it.
 /// Source: googleapis `google/firestore/v1/firestore.proto`.
 public struct CommitRequest: Sendable, Hashable {
     /// The database.

@@ -1,6 +1,6 @@
 import FirestoreModel
 
-/// `CreateDocumentRequest` of `google.firestore.v1`, as every transport decodes and encodes it.
+/// `CreateDocumentRequest` of `google.firestore.v1`, as every transport decodes it.
 /// Source: googleapis `google/firestore/v1/firestore.proto`.
 public struct CreateDocumentRequest: Sendable, Hashable {
     /// The database named by `parent`.

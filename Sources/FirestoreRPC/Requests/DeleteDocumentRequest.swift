@@ -1,6 +1,6 @@
 import FirestoreModel
 
-/// `DeleteDocumentRequest` of `google.firestore.v1`, as every transport decodes and encodes it.
+/// `DeleteDocumentRequest` of `google.firestore.v1`, as every transport decodes it.
 /// Source: googleapis `google/firestore/v1/firestore.proto`.
 public struct DeleteDocumentRequest: Sendable, Hashable {
     /// The database named by `name`.

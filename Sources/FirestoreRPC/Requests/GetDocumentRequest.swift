@@ -1,6 +1,6 @@
 import FirestoreModel
 
-/// `GetDocumentRequest` of `google.firestore.v1`, as every transport decodes and encodes it.
+/// `GetDocumentRequest` of `google.firestore.v1`, as every transport decodes it.
 /// Source: googleapis `google/firestore/v1/firestore.proto`.
 public struct GetDocumentRequest: Sendable, Hashable {
     /// The database named by `name`.

@@ -1,6 +1,6 @@
 import FirestoreModel
 
-/// `ListCollectionIdsRequest` of `google.firestore.v1`, as every transport decodes and encodes it.
+/// `ListCollectionIdsRequest` of `google.firestore.v1`, as every transport decodes it.
 /// Source: googleapis `google/firestore/v1/firestore.proto`.
 public struct ListCollectionIdsRequest: Sendable, Hashable {
     /// The database named by `parent`.

@@ -1,6 +1,6 @@
 import FirestoreModel
 
-/// `ListDocumentsRequest` of `google.firestore.v1`, as every transport decodes and encodes it.
+/// `ListDocumentsRequest` of `google.firestore.v1`, as every transport decodes it.
 /// Source: googleapis `google/firestore/v1/firestore.proto`.
 public struct ListDocumentsRequest: Sendable, Hashable {
     /// The database named by `parent`.

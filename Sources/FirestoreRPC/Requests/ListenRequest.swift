@@ -1,6 +1,6 @@
 import FirestoreModel
 
-/// `ListenRequest` of `google.firestore.v1`, as every transport decodes and encodes it.
+/// `ListenRequest` of `google.firestore.v1`, as every transport decodes it.
 ///
 /// An add_target whose body cannot be used (malformed query, a name in another database,
 /// a pipeline target) does not fail the request: it decodes to `.rejectedTarget`, which

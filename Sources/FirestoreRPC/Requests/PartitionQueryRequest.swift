@@ -1,6 +1,6 @@
 import FirestoreModel
 
-/// `PartitionQueryRequest` of `google.firestore.v1`, as every transport decodes and encodes it.
+/// `PartitionQueryRequest` of `google.firestore.v1`, as every transport decodes it.
 /// Source: googleapis `google/firestore/v1/firestore.proto`.
 public struct PartitionQueryRequest: Sendable, Hashable {
     /// The database named by `parent`.

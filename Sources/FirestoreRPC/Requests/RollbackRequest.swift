@@ -1,6 +1,6 @@
 import FirestoreModel
 
-/// `RollbackRequest` of `google.firestore.v1`, as every transport decodes and encodes it.
+/// `RollbackRequest` of `google.firestore.v1`, as every transport decodes it.
 /// Source: googleapis `google/firestore/v1/firestore.proto`.
 public struct RollbackRequest: Sendable, Hashable {
     /// The database.

@@ -1,6 +1,6 @@
 import FirestoreModel
 
-/// `RunAggregationQueryRequest` of `google.firestore.v1`, as every transport decodes and encodes it.
+/// `RunAggregationQueryRequest` of `google.firestore.v1`, as every transport decodes it.
 /// Source: googleapis `google/firestore/v1/firestore.proto`.
 public struct RunAggregationQueryRequest: Sendable, Hashable {
     /// The database named by `parent`.

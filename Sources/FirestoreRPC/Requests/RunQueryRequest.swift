@@ -1,6 +1,6 @@
 import FirestoreModel
 
-/// `RunQueryRequest` of `google.firestore.v1`, as every transport decodes and encodes it.
+/// `RunQueryRequest` of `google.firestore.v1`, as every transport decodes it.
 /// Source: googleapis `google/firestore/v1/firestore.proto`.
 public struct RunQueryRequest: Sendable, Hashable {
     /// The database named by `parent`.

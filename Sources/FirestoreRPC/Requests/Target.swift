@@ -1,6 +1,6 @@
 import FirestoreModel
 
-/// `Target` of `google.firestore.v1`, as every transport decodes and encodes it.
+/// `Target` of `google.firestore.v1`, as every transport decodes it.
 /// Source: googleapis `google/firestore/v1/firestore.proto`.
 public struct Target: Sendable, Hashable {
     /// What the target watches.

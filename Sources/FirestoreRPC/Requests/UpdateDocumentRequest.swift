@@ -1,6 +1,6 @@
 import FirestoreModel
 
-/// `UpdateDocumentRequest` of `google.firestore.v1`, as every transport decodes and encodes it.
+/// `UpdateDocumentRequest` of `google.firestore.v1`, as every transport decodes it.
 /// Source: googleapis `google/firestore/v1/firestore.proto`.
 public struct UpdateDocumentRequest: Sendable, Hashable {
     /// The database named by the document's name.

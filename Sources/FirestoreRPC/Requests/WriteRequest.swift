@@ -1,6 +1,6 @@
 import FirestoreModel
 
-/// `WriteRequest` of `google.firestore.v1`, as every transport decodes and encodes it.
+/// `WriteRequest` of `google.firestore.v1`, as every transport decodes it.
 ///
 /// The mobile SDKs send `database` only in the handshake; later messages carry writes and
 /// the last stream token. Writes are decoded against this message's database or, when it

@@ -82,19 +82,6 @@ extension FirestoreProto {
         return try checked(at: offset) { () throws(FirestoreError) in try parseParent(name) }
     }
 
-    /// The target of a query request: its decoded `parent` and its required `structured_query`
-    /// (RunQueryRequest, PartitionQueryRequest).
-    /// - Throws: as `decodeParent`; `.invalidValue` when the query is missing (at `start`).
-    static func decodeQueryTarget(parent name: String, at offset: Int, query: StructuredQuery?, start: Int)
-        throws(ProtoWireError) -> (DatabaseID, QueryTarget)
-    {
-        let (database, parent) = try within("parent") { () throws(ProtoWireError) in try decodeParent(name, at: offset) }
-        guard let query else {
-            throw ProtoWireError(.invalidValue("structured_query is required."), offset: start, fieldPath: ["structured_query"])
-        }
-        return (database, QueryTarget(parent: parent, query: query))
-    }
-
     /// Accumulates the query target every query request (RunQuery, PartitionQuery) and a
     /// Listen `QueryTarget` carry: 1 parent (string), 2 structured_query.
     struct QueryTargetFields {
@@ -117,6 +104,17 @@ extension FirestoreProto {
             default: return false
             }
             return true
+        }
+
+        /// The target of a query request (RunQueryRequest, PartitionQueryRequest): the decoded
+        /// `parent` and the required `structured_query`.
+        /// - Throws: as `decodeParent`; `.invalidValue` when the query is missing (at `start`).
+        func queryTarget(start: Int) throws(ProtoWireError) -> (DatabaseID, QueryTarget) {
+            let (database, parent) = try within("parent") { () throws(ProtoWireError) in try decodeParent(parentName, at: parentAt) }
+            guard let query else {
+                throw ProtoWireError(.invalidValue("structured_query is required."), offset: start, fieldPath: ["structured_query"])
+            }
+            return (database, QueryTarget(parent: parent, query: query))
         }
     }
 }

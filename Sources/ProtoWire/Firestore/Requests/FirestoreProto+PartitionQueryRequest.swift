@@ -30,8 +30,7 @@ extension FirestoreProto {
                 default: try r.skipField(tag)
                 }
             }
-            (request.database, request.target) = try decodeQueryTarget(
-                parent: target.parentName, at: target.parentAt, query: target.query, start: start)
+            (request.database, request.target) = try target.queryTarget(start: start)
             return request
         }
     }

@@ -30,8 +30,7 @@ extension FirestoreProto {
                 default: try r.skipField(tag)
                 }
             }
-            let (database, queryTarget) = try decodeQueryTarget(
-                parent: target.parentName, at: target.parentAt, query: target.query, start: start)
+            let (database, queryTarget) = try target.queryTarget(start: start)
             return RunQueryRequest(database: database, target: queryTarget, consistency: consistency)
         }
     }
