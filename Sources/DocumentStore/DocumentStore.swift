@@ -64,6 +64,17 @@ public protocol DocumentStore: Sendable {
 
     /// Flushes and closes storage; later calls fail.
     func close()
+
+    /// Defines the composite indexes of every database of `project` (replacing the previous
+    /// definitions): new ones are built for the stored documents, removed ones dropped. The
+    /// planner reads them for the queries they serve.
+    /// - Throws: `.internalError` when storage fails.
+    func defineCompositeIndexes(_ indexes: [CompositeIndex], project: String) throws(FirestoreError)
+}
+
+extension DocumentStore {
+    /// Stores without composite indexes answer every query by scanning.
+    public func defineCompositeIndexes(_ indexes: [CompositeIndex], project: String) throws(FirestoreError) {}
 }
 
 /// A consistent, read-only view of a `DocumentStore` at one moment.
@@ -93,6 +104,19 @@ public protocol StoreSnapshot: AnyObject {
     /// at least one document at any depth, ascending by UTF-8 bytes.
     func collectionIDs(under parent: ResourcePath, in database: DatabaseID) throws(FirestoreError) -> [String]
 
+    /// `runQuery(_:in:)`, reporting the indexes read and what was scanned in `statistics`.
+    func runQuery(_ target: QueryTarget, in database: DatabaseID, statistics: inout QueryStatistics)
+        throws(FirestoreError) -> (documents: [Document], skipped: Int)
+
     /// Releases the view.
     func close()
+}
+
+extension StoreSnapshot {
+    /// Until a store reports statistics: none.
+    public func runQuery(_ target: QueryTarget, in database: DatabaseID, statistics: inout QueryStatistics)
+        throws(FirestoreError) -> (documents: [Document], skipped: Int)
+    {
+        try runQuery(target, in: database)
+    }
 }

@@ -12,12 +12,18 @@ public struct RunAggregationQueryRequest: Sendable, Hashable {
     public var aggregations: [Aggregation]
     /// Which state to read.
     public var consistency: ReadConsistency
+    /// `explain_options`: nil runs the aggregation plainly.
+    public var explainOptions: ExplainOptions?
 
     /// Creates a request.
-    public init(database: DatabaseID, target: QueryTarget, aggregations: [Aggregation], consistency: ReadConsistency = .strong) {
+    public init(
+        database: DatabaseID, target: QueryTarget, aggregations: [Aggregation], consistency: ReadConsistency = .strong,
+        explainOptions: ExplainOptions? = nil
+    ) {
         self.database = database
         self.target = target
         self.aggregations = aggregations
         self.consistency = consistency
+        self.explainOptions = explainOptions
     }
 }

@@ -9,11 +9,16 @@ public struct RunQueryRequest: Sendable, Hashable {
     public var target: QueryTarget
     /// Which state to read.
     public var consistency: ReadConsistency
+    /// `explain_options`: nil runs the query plainly.
+    public var explainOptions: ExplainOptions?
 
     /// Creates a request.
-    public init(database: DatabaseID, target: QueryTarget, consistency: ReadConsistency = .strong) {
+    public init(
+        database: DatabaseID, target: QueryTarget, consistency: ReadConsistency = .strong, explainOptions: ExplainOptions? = nil
+    ) {
         self.database = database
         self.target = target
         self.consistency = consistency
+        self.explainOptions = explainOptions
     }
 }

@@ -9,11 +9,14 @@ public struct RunAggregationQueryResponse: Sendable, Hashable {
     public var transaction: [UInt8]?
     /// The read time.
     public var readTime: Timestamp?
+    /// `explain_metrics` of an explained aggregation.
+    public var explainMetrics: ExplainMetrics?
 
     /// Creates a response.
-    public init(aggregateFields: [String: Value], transaction: [UInt8]? = nil, readTime: Timestamp?) {
+    public init(aggregateFields: [String: Value], transaction: [UInt8]? = nil, readTime: Timestamp?, explainMetrics: ExplainMetrics? = nil) {
         self.aggregateFields = aggregateFields
         self.transaction = transaction
         self.readTime = readTime
+        self.explainMetrics = explainMetrics
     }
 }

@@ -15,13 +15,18 @@ public struct RunQueryResponse: Sendable, Hashable {
     public var skippedResults: Int32
     /// True on the last message (written only when true).
     public var done: Bool
+    /// `explain_metrics`: on the last message of an explained query only.
+    public var explainMetrics: ExplainMetrics?
 
     /// Creates a response.
-    public init(document: Document?, transaction: [UInt8]? = nil, readTime: Timestamp?, skippedResults: Int32 = 0, done: Bool = false) {
+    public init(document: Document?, transaction: [UInt8]? = nil, readTime: Timestamp?, skippedResults: Int32 = 0, done: Bool = false,
+        explainMetrics: ExplainMetrics? = nil
+    ) {
         self.document = document
         self.transaction = transaction
         self.readTime = readTime
         self.skippedResults = skippedResults
         self.done = done
+        self.explainMetrics = explainMetrics
     }
 }

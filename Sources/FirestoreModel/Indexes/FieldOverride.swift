@@ -1,0 +1,61 @@
+/// One single-field index setting: the scope and the order or array configuration.
+/// Source: Firestore Admin API v1 `Field.IndexConfig`; `fieldOverrides[].indexes[]` of
+/// `firestore.indexes.json`.
+public struct SingleFieldIndexSetting: Sendable, Hashable {
+    /// Collection or collection group.
+    public var queryScope: IndexQueryScope
+    /// Ascending, descending or array-contains.
+    public var kind: IndexField.Kind
+
+    /// Creates a setting.
+    public init(queryScope: IndexQueryScope = .collection, kind: IndexField.Kind) {
+        self.queryScope = queryScope
+        self.kind = kind
+    }
+
+    /// The settings production keeps for every field automatically: ascending, descending
+    /// and array-contains, collection scope only.
+    public static let automatic: [SingleFieldIndexSetting] = [
+        .init(kind: .ascending), .init(kind: .descending), .init(kind: .arrayContains),
+    ]
+}
+
+/// A single-field index exemption: the single-field indexes of one field of one collection
+/// id replace the automatic ones (an empty list exempts the field from indexing).
+/// Source: `fieldOverrides` of `firestore.indexes.json`; Firestore Admin API v1 `Field`.
+public struct FieldOverride: Sendable, Hashable {
+    /// The collection id.
+    public var collectionGroup: String
+    /// The field.
+    public var fieldPath: FieldPath
+    /// The single-field indexes kept instead of the automatic ones.
+    public var indexes: [SingleFieldIndexSetting]
+
+    /// Creates an override.
+    public init(collectionGroup: String, fieldPath: FieldPath, indexes: [SingleFieldIndexSetting]) {
+        self.collectionGroup = collectionGroup
+        self.fieldPath = fieldPath
+        self.indexes = indexes
+    }
+}
+
+/// The indexes of a project as `firestore.indexes.json` (or the Admin API) defines them.
+public struct IndexConfiguration: Sendable, Hashable {
+    /// Composite indexes.
+    public var indexes: [CompositeIndex]
+    /// Single-field exemptions.
+    public var fieldOverrides: [FieldOverride]
+
+    /// Creates a configuration.
+    public init(indexes: [CompositeIndex] = [], fieldOverrides: [FieldOverride] = []) {
+        self.indexes = indexes
+        self.fieldOverrides = fieldOverrides
+    }
+
+    /// The single-field indexes `field` of collection id `collectionGroup` has: the override's
+    /// when one exists, else `SingleFieldIndexSetting.automatic`.
+    public func singleFieldIndexes(collectionGroup: String, field: FieldPath) -> [SingleFieldIndexSetting] {
+        fieldOverrides.first { $0.collectionGroup == collectionGroup && $0.fieldPath == field }?.indexes
+            ?? SingleFieldIndexSetting.automatic
+    }
+}
