@@ -36,6 +36,8 @@ struct FuzzTests {
         ("RunQueryRequest", Hex.bytes(PythonFixtures.runQueryEveryFilter)),
         ("RunQueryRequest", Hex.bytes(PythonFixtures.runQueryCollectionGroup)),
         ("RunAggregationQueryRequest", Hex.bytes(PythonFixtures.runAggregation)),
+        ("RunQueryRequest", Hex.bytes(PythonExplainFixtures.runQueryExplainAnalyze)),
+        ("RunAggregationQueryRequest", Hex.bytes(PythonExplainFixtures.runAggregationQueryExplainAnalyze)),
         ("ListenRequest", Hex.bytes(PythonFixtures.listenAddQuery)), ("ListenRequest", Hex.bytes(PythonFixtures.listenAddDocuments)),
         ("BatchGetDocumentsRequest", Hex.bytes(PythonFixtures.batchGet)),
         ("BeginTransactionRequest", Hex.bytes(PythonFixtures.beginTransactionReadOnly)),

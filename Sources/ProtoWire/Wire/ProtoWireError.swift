@@ -27,7 +27,7 @@ public struct ProtoWireError: Error, Sendable, Hashable, CustomStringConvertible
         case invalidUTF8
         /// Well-formed protobuf whose content the message decoders reject (bad name, bad enum, …).
         case invalidValue(String)
-        /// A feature Hearth does not implement (vector search, pipelines, explain); maps to
+        /// A feature Hearth does not implement (vector search, pipelines); maps to
         /// `UNIMPLEMENTED` rather than `INVALID_ARGUMENT`.
         case unsupported(String)
     }

@@ -5,7 +5,7 @@ extension RunAggregationQueryRequest {
     /// Decodes a serialized RunAggregationQueryRequest.
     /// - Throws: `INVALID_ARGUMENT` for malformed bytes, a missing/invalid parent, a missing
     ///   query, an aggregation without an operator, `up_to` ≤ 0;
-    ///   `UNIMPLEMENTED` for `explain_options` or `find_nearest`.
+    ///   `UNIMPLEMENTED` for `find_nearest`.
     public init(serializedBytes bytes: [UInt8]) throws(FirestoreError) {
         self = try FirestoreProto.decodeRunAggregationQueryRequest(bytes)
     }
@@ -13,8 +13,9 @@ extension RunAggregationQueryRequest {
 
 extension FirestoreProto {
     /// `RunAggregationQueryRequest`: 1 parent, oneof 2 structured_aggregation_query, oneof
-    /// 4 transaction / 5 new_transaction / 6 read_time, 8 explain_options (unsupported).
-    /// Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.4–§6.5, §7.
+    /// 4 transaction / 5 new_transaction / 6 read_time, 8 explain_options.
+    /// Source: googleapis `firestore.proto`; docs/reference/grpc-and-listen.md §6.4–§6.5, §7;
+    /// docs/reference/firestore-wire.md §1.12.
     static func decodeRunAggregationQueryRequest(_ bytes: [UInt8]) throws(FirestoreError) -> RunAggregationQueryRequest {
         return try decodeRequest("RunAggregationQueryRequest", bytes) { (reader) throws(ProtoWireError) in
             var r = reader
@@ -23,6 +24,7 @@ extension FirestoreProto {
             var parentAt = 0
             var decoded: (query: StructuredQuery, aggregations: [Aggregation])?
             var consistency = ReadConsistency.strong
+            var explainOptions: ExplainOptions?
             let selector = ConsistencyFields(transaction: 4, newTransaction: 5, readTime: 6)
             while let tag = try r.readTag() {
                 if try selector.read(tag, from: &r, into: &consistency) { continue }
@@ -35,7 +37,9 @@ extension FirestoreProto {
                         try decodeAggregationQuery(r.readSubmessage())
                     }
                 case (8, .len):
-                    throw ProtoWireError(.unsupported("explain_options is not supported."), offset: r.offset, fieldPath: ["explain_options"])
+                    explainOptions = try within("explain_options") { () throws(ProtoWireError) in
+                        try decodeExplainOptions(r.readSubmessage())
+                    }
                 default: try r.skipField(tag)
                 }
             }
@@ -47,7 +51,7 @@ extension FirestoreProto {
             }
             return RunAggregationQueryRequest(
                 database: database, target: QueryTarget(parent: parent, query: decoded.query),
-                aggregations: decoded.aggregations, consistency: consistency)
+                aggregations: decoded.aggregations, consistency: consistency, explainOptions: explainOptions)
         }
     }
 }
