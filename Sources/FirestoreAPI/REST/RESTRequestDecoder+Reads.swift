@@ -42,18 +42,24 @@ extension RESTRequestDecoder {
     }
 
     /// RunQuery: `POST /v1/{parent}:runQuery` with `{structuredQuery, <consistency>, explainOptions?}`.
+    /// - Throws: `.invalidArgument` for a malformed `explainOptions` (`RESTCodec.decodeExplainOptions`).
     func runQuery() throws(FirestoreError) -> RunQueryRequest {
         var reader = try JSONObjectReader(try body(), at: "")
         guard let sq = reader.take("structuredQuery") else { throw .invalidArgument("structuredQuery is required.") }
         let query = try RESTCodec.decodeStructuredQuery(sq, at: "structuredQuery")
         let consistency = try consistency(&reader)
-        _ = reader.take("explainOptions")
+        let explainOptions = try reader.take("explainOptions").map { (v) throws(FirestoreError) in
+            try RESTCodec.decodeExplainOptions(v, at: "explainOptions")
+        }
         try reader.finish()
-        return RunQueryRequest(database: route.database, target: QueryTarget(parent: route.path, query: query), consistency: consistency)
+        return RunQueryRequest(
+            database: route.database, target: QueryTarget(parent: route.path, query: query), consistency: consistency,
+            explainOptions: explainOptions)
     }
 
     /// RunAggregationQuery: `POST /v1/{parent}:runAggregationQuery` with
     /// `{structuredAggregationQuery, <consistency>, explainOptions?}`.
+    /// - Throws: `.invalidArgument` for a malformed `explainOptions` (`RESTCodec.decodeExplainOptions`).
     func runAggregationQuery() throws(FirestoreError) -> RunAggregationQueryRequest {
         var reader = try JSONObjectReader(try body(), at: "")
         guard let saq = reader.take("structuredAggregationQuery") else {
@@ -61,11 +67,13 @@ extension RESTRequestDecoder {
         }
         let aq = try RESTCodec.decodeAggregationQuery(saq, at: "structuredAggregationQuery")
         let consistency = try consistency(&reader)
-        _ = reader.take("explainOptions")
+        let explainOptions = try reader.take("explainOptions").map { (v) throws(FirestoreError) in
+            try RESTCodec.decodeExplainOptions(v, at: "explainOptions")
+        }
         try reader.finish()
         return RunAggregationQueryRequest(
             database: route.database, target: QueryTarget(parent: route.path, query: aq.query), aggregations: aq.aggregations,
-            consistency: consistency)
+            consistency: consistency, explainOptions: explainOptions)
     }
 
     /// PartitionQuery: `POST /v1/{parent}:partitionQuery` with `{structuredQuery?, partitionCount?,

@@ -28,7 +28,10 @@ extension RESTCodec {
 
     /// A `RunQueryResponse` element. With a document: `{document, readTime, done?, skippedResults?}`
     /// (`done: true` on the last, as the emulator marks it); the begun transaction alone:
-    /// `{transaction}`; neither (an empty result): `{readTime, skippedResults?, done?}`.
+    /// `{transaction}`; neither (an empty result): `{readTime, skippedResults?, done?}`. Any of
+    /// them ends with `explainMetrics` when it carries the metrics (an explained query's last
+    /// element; a plan-only explain may be `{explainMetrics}` or `{readTime, explainMetrics}`;
+    /// docs/reference/firestore-wire.md §1.12).
     public static func encodeRunQueryResponse(_ m: RunQueryResponse, database: DatabaseID) -> JSONValue {
         var members: [JSONValue.Member] = []
         if let d = m.document {
@@ -43,6 +46,7 @@ extension RESTCodec {
             if m.skippedResults > 0 { members.append(.init("skippedResults", .integer(Int(m.skippedResults)))) }
             if m.done { members.append(.init("done", .bool(true))) }
         }
+        if let e = m.explainMetrics { members.append(.init("explainMetrics", encodeExplainMetrics(e))) }
         return .object(members)
     }
 
@@ -62,12 +66,18 @@ extension RESTCodec {
     }
 
     /// A `RunAggregationQueryResponse` result element:
-    /// `{result: {aggregateFields: {alias: Value}}, readTime, done: true}`, aliases in UTF-8 order
-    /// (the begun transaction, if any, is its own element before it).
+    /// `{result: {aggregateFields: {alias: Value}}, readTime, done: true, explainMetrics?}`, aliases
+    /// in UTF-8 order (the begun transaction, if any, is its own element before it). A plan-only
+    /// explain (`aggregateFields` empty, `explainMetrics` set) has no `result`:
+    /// `{readTime?, done: true, explainMetrics}` (docs/reference/firestore-wire.md §1.12).
     public static func encodeRunAggregationQueryResult(_ m: RunAggregationQueryResponse) -> JSONValue {
-        var members: [JSONValue.Member] = [.init("result", .object(["aggregateFields": encodeFields(m.aggregateFields)]))]
+        var members: [JSONValue.Member] = []
+        if !(m.aggregateFields.isEmpty && m.explainMetrics != nil) {
+            members.append(.init("result", .object(["aggregateFields": encodeFields(m.aggregateFields)])))
+        }
         if let t = m.readTime { members.append(.init("readTime", encodeTimestamp(t))) }
         members.append(.init("done", .bool(true)))
+        if let e = m.explainMetrics { members.append(.init("explainMetrics", encodeExplainMetrics(e))) }
         return .object(members)
     }
 
