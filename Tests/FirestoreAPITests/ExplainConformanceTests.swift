@@ -59,7 +59,9 @@ struct ExplainConformanceTests {
         if Self.skips[c.id] != nil {
             #expect(accepted != c.accepted, "\(c.id) is skipped but now agrees with the emulator")
         } else {
-            #expect(accepted == c.accepted, "\(c.id): Hearth \(accepted ? "accepts" : "rejects"), the emulator \(c.accepted ? "accepts" : "rejects")")
+            #expect(
+                accepted == c.accepted,
+                "\(c.id): Hearth \(accepted ? "accepts" : "rejects"), the emulator \(c.accepted ? "accepts" : "rejects")")
         }
     }
 }

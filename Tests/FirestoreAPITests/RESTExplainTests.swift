@@ -14,7 +14,8 @@ import Testing
 struct RESTExplainTests {
     static let root = "projects/p/databases/(default)/documents"
     static let query = #""structuredQuery":{"from":[{"collectionId":"c"}]}"#
-    static let aggregationQuery = #""structuredAggregationQuery":{"structuredQuery":{"from":[{"collectionId":"c"}]},"aggregations":[{"alias":"n","count":{}}]}"#
+    static let aggregationQuery =
+        #""structuredAggregationQuery":{"structuredQuery":{"from":[{"collectionId":"c"}]},"aggregations":[{"alias":"n","count":{}}]}"#
 
     /// Decodes a REST call the way `FirestoreRESTService` does.
     static func decode(_ verb: String, _ body: String) throws -> FirestoreRequest {
@@ -31,15 +32,16 @@ struct RESTExplainTests {
 
     // MARK: decoding
 
-    @Test(arguments: [
-        ("", nil),
-        (#","explainOptions":null"#, nil),
-        (#","explainOptions":{}"#, ExplainOptions(analyze: false)),
-        (#","explainOptions":{"analyze":false}"#, ExplainOptions(analyze: false)),
-        (#","explainOptions":{"analyze":true}"#, ExplainOptions(analyze: true)),
-        (#","explain_options":{"analyze":true}"#, ExplainOptions(analyze: true)),
-        (#","explainOptions":{"analyze":null}"#, ExplainOptions(analyze: false)),
-    ] as [(String, ExplainOptions?)])
+    @Test(
+        arguments: [
+            ("", nil),
+            (#","explainOptions":null"#, nil),
+            (#","explainOptions":{}"#, ExplainOptions(analyze: false)),
+            (#","explainOptions":{"analyze":false}"#, ExplainOptions(analyze: false)),
+            (#","explainOptions":{"analyze":true}"#, ExplainOptions(analyze: true)),
+            (#","explain_options":{"analyze":true}"#, ExplainOptions(analyze: true)),
+            (#","explainOptions":{"analyze":null}"#, ExplainOptions(analyze: false)),
+        ] as [(String, ExplainOptions?)])
     func runQueryExplainOptions(member: String, expected: ExplainOptions?) throws {
         #expect(try Self.runQueryOptions(member) == expected)
     }
@@ -61,7 +63,10 @@ struct RESTExplainTests {
     @Test(arguments: [
         (#","explainOptions":{"analyze":"yes"}"#, "Invalid value at 'explainOptions.analyze': expected true or false, got string."),
         (#","explainOptions":{"analyze":1}"#, "Invalid value at 'explainOptions.analyze': expected true or false, got number."),
-        (#","explainOptions":{"bogus":1}"#, "Invalid JSON payload received. Unknown name \"bogus\" at 'explainOptions': Cannot find field."),
+        (
+            #","explainOptions":{"bogus":1}"#,
+            "Invalid JSON payload received. Unknown name \"bogus\" at 'explainOptions': Cannot find field."
+        ),
         (#","explainOptions":true"#, "Invalid value at 'explainOptions': expected a JSON object, got boolean."),
     ])
     func malformedExplainOptionsAreInvalidArguments(member: String, message: String) {
@@ -112,7 +117,8 @@ struct RESTExplainTests {
         #expect(
             json
                 == #"{"planSummary":{},"executionStats":{"executionDuration":"0s","debugStats":{"billing_details":{"documents_billable":"0","#
-                + #""index_entries_billable":"0","min_query_cost":"1","small_ops":"0"},"documents_scanned":"0","index_entries_scanned":"0"}}}"#)
+                + #""index_entries_billable":"0","min_query_cost":"1","small_ops":"0"},"documents_scanned":"0","index_entries_scanned":"0"}}}"#
+        )
     }
 
     @Test func runQueryElementsCarryTheMetricsLast() {
@@ -120,7 +126,8 @@ struct RESTExplainTests {
             path: ResourcePath(["c", "d"]), fields: ["a": .integer(1)], createTime: Self.readTime, updateTime: Self.readTime)
         let last = RunQueryResponse(document: doc, readTime: Self.readTime, done: true, explainMetrics: Self.analyzed)
         let json = RESTCodec.encodeRunQueryResponse(last, database: testDB).serializedString
-        #expect(json.hasSuffix(#""readTime":"1970-01-01T00:00:03.123Z","done":true,"explainMetrics":"# + Self.analyzedJSON + "}"), "\(json)")
+        #expect(
+            json.hasSuffix(#""readTime":"1970-01-01T00:00:03.123Z","done":true,"explainMetrics":"# + Self.analyzedJSON + "}"), "\(json)")
         // Plan only: no document, the metrics beside the read time (or alone).
         let plan = RunQueryResponse(document: nil, readTime: Self.readTime, explainMetrics: ExplainMetrics(indexesUsed: [Self.indexA]))
         #expect(
@@ -141,7 +148,8 @@ struct RESTExplainTests {
     }
 
     @Test func runAggregationQueryElements() {
-        let analyzed = RunAggregationQueryResponse(aggregateFields: ["n": .integer(3)], readTime: Self.readTime, explainMetrics: Self.analyzed)
+        let analyzed = RunAggregationQueryResponse(
+            aggregateFields: ["n": .integer(3)], readTime: Self.readTime, explainMetrics: Self.analyzed)
         #expect(
             RESTCodec.encodeRunAggregationQueryResult(analyzed).serializedString
                 == #"{"result":{"aggregateFields":{"n":{"integerValue":"3"}}},"readTime":"1970-01-01T00:00:03.123Z","done":true,"#
