@@ -30,12 +30,16 @@ public struct FieldOverride: Sendable, Hashable {
     public var fieldPath: FieldPath
     /// The single-field indexes kept instead of the automatic ones.
     public var indexes: [SingleFieldIndexSetting]
+    /// True when the field is the collection's time-to-live field (`"ttl": true`). Hearth
+    /// keeps it for the file's round trip; it does not expire documents.
+    public var ttl: Bool
 
     /// Creates an override.
-    public init(collectionGroup: String, fieldPath: FieldPath, indexes: [SingleFieldIndexSetting]) {
+    public init(collectionGroup: String, fieldPath: FieldPath, indexes: [SingleFieldIndexSetting], ttl: Bool = false) {
         self.collectionGroup = collectionGroup
         self.fieldPath = fieldPath
         self.indexes = indexes
+        self.ttl = ttl
     }
 }
 
