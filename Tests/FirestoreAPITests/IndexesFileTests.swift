@@ -106,7 +106,8 @@ import Testing
         #expect(try IndexesFile.decode("{}") == IndexConfiguration())
         #expect(try IndexesFile.decode("{\"indexes\": [], \"fieldOverrides\": []}") == IndexConfiguration())
         // queryScope defaults to COLLECTION (firebase-tools upgradeOldSpec).
-        let config = try IndexesFile.decode(#"{"indexes": [{"collectionGroup": "c", "fields": [{"fieldPath": "a", "order": "ASCENDING"}]}]}"#)
+        let config = try IndexesFile.decode(
+            #"{"indexes": [{"collectionGroup": "c", "fields": [{"fieldPath": "a", "order": "ASCENDING"}]}]}"#)
         #expect(config.indexes.first?.queryScope == .collection)
     }
 
@@ -114,7 +115,11 @@ import Testing
         let config = try IndexesFile.decode(
             #"{"indexes": [{"collectionId": "c", "fields": [{"fieldPath": "a", "mode": "ARRAY_CONTAINS"}, {"fieldPath": "b", "mode": "DESCENDING"}]}]}"#
         )
-        #expect(config.indexes == [CompositeIndex(collectionGroup: "c", fields: [IndexField(FieldPath(["a"]), .arrayContains), IndexField(FieldPath(["b"]), .descending)])])
+        #expect(
+            config.indexes == [
+                CompositeIndex(
+                    collectionGroup: "c", fields: [IndexField(FieldPath(["a"]), .arrayContains), IndexField(FieldPath(["b"]), .descending)])
+            ])
     }
 
     @Test func ignoresUnknownMembersAndVectorIndexes() throws {
@@ -136,38 +141,58 @@ import Testing
 
     static let bad: [Bad] = [
         Bad(
-            text: "{\n  \"indexes\": [\n    {\n      \"collectionGroup\": \"c\",\n      \"fields\": [\n        {\"fieldPath\": \"a\", \"order\": \"ASC\"}\n      ]\n    }\n  ]\n}",
+            text:
+                "{\n  \"indexes\": [\n    {\n      \"collectionGroup\": \"c\",\n      \"fields\": [\n        {\"fieldPath\": \"a\", \"order\": \"ASC\"}\n      ]\n    }\n  ]\n}",
             expected: #"firestore.indexes.json:6:37: indexes[0].fields[0].order must be "ASCENDING" or "DESCENDING""#),
         Bad(text: "{\"indexes\": {}}", expected: "firestore.indexes.json:1:13: indexes must be an array"),
         Bad(text: "[]", expected: "firestore.indexes.json:1:1: the file must hold a JSON object"),
-        Bad(text: "{\n\"indexes\": [\n  {\"fields\": [{\"fieldPath\": \"a\", \"order\": \"ASCENDING\"}]}]}",
+        Bad(
+            text: "{\n\"indexes\": [\n  {\"fields\": [{\"fieldPath\": \"a\", \"order\": \"ASCENDING\"}]}]}",
             expected: #"firestore.indexes.json:3:3: indexes[0] must contain "collectionGroup""#),
-        Bad(text: #"{"indexes": [{"collectionGroup": "c", "queryScope": "DATABASE", "fields": [{"fieldPath": "a", "order": "ASCENDING"}]}]}"#,
+        Bad(
+            text:
+                #"{"indexes": [{"collectionGroup": "c", "queryScope": "DATABASE", "fields": [{"fieldPath": "a", "order": "ASCENDING"}]}]}"#,
             expected: #"firestore.indexes.json:1:53: indexes[0].queryScope must be "COLLECTION" or "COLLECTION_GROUP""#),
-        Bad(text: #"{"indexes": [{"collectionGroup": "c", "fields": []}]}"#,
+        Bad(
+            text: #"{"indexes": [{"collectionGroup": "c", "fields": []}]}"#,
             expected: "firestore.indexes.json:1:49: indexes[0].fields must not be empty"),
-        Bad(text: #"{"indexes": [{"collectionGroup": "c", "fields": [{"fieldPath": "a"}]}]}"#,
-            expected: #"firestore.indexes.json:1:50: indexes[0].fields[0] must contain exactly one of "order", "arrayConfig", "vectorConfig""#),
-        Bad(text: #"{"indexes": [{"collectionGroup": "c", "fields": [{"fieldPath": "a", "order": "ASCENDING", "arrayConfig": "CONTAINS"}]}]}"#,
-            expected: #"firestore.indexes.json:1:106: indexes[0].fields[0] must contain exactly one of "order", "arrayConfig", "vectorConfig""#),
-        Bad(text: #"{"indexes": [{"collectionGroup": "c", "fields": [{"fieldPath": "a", "arrayConfig": "ANY"}]}]}"#,
+        Bad(
+            text: #"{"indexes": [{"collectionGroup": "c", "fields": [{"fieldPath": "a"}]}]}"#,
+            expected:
+                #"firestore.indexes.json:1:50: indexes[0].fields[0] must contain exactly one of "order", "arrayConfig", "vectorConfig""#),
+        Bad(
+            text:
+                #"{"indexes": [{"collectionGroup": "c", "fields": [{"fieldPath": "a", "order": "ASCENDING", "arrayConfig": "CONTAINS"}]}]}"#,
+            expected:
+                #"firestore.indexes.json:1:106: indexes[0].fields[0] must contain exactly one of "order", "arrayConfig", "vectorConfig""#),
+        Bad(
+            text: #"{"indexes": [{"collectionGroup": "c", "fields": [{"fieldPath": "a", "arrayConfig": "ANY"}]}]}"#,
             expected: #"firestore.indexes.json:1:84: indexes[0].fields[0].arrayConfig must be "CONTAINS""#),
-        Bad(text: #"{"indexes": [{"collectionGroup": "c", "fields": [{"fieldPath": "a..b", "order": "ASCENDING"}]}]}"#,
+        Bad(
+            text: #"{"indexes": [{"collectionGroup": "c", "fields": [{"fieldPath": "a..b", "order": "ASCENDING"}]}]}"#,
             expected: "firestore.indexes.json:1:64: indexes[0].fields[0].fieldPath: "),
-        Bad(text: #"{"indexes": [{"collectionGroup": "a/b", "fields": [{"fieldPath": "a", "order": "ASCENDING"}]}]}"#,
+        Bad(
+            text: #"{"indexes": [{"collectionGroup": "a/b", "fields": [{"fieldPath": "a", "order": "ASCENDING"}]}]}"#,
             expected: "firestore.indexes.json:1:34: indexes[0].collectionGroup: Path segment contains '/': a/b"),
-        Bad(text: #"{"indexes": [{"collectionGroup": 7, "fields": []}]}"#,
+        Bad(
+            text: #"{"indexes": [{"collectionGroup": 7, "fields": []}]}"#,
             expected: "firestore.indexes.json:1:34: indexes[0].collectionGroup must be a non-empty string"),
-        Bad(text: #"{"fieldOverrides": [{"collectionGroup": "c", "fieldPath": "a", "ttl": "yes", "indexes": []}]}"#,
+        Bad(
+            text: #"{"fieldOverrides": [{"collectionGroup": "c", "fieldPath": "a", "ttl": "yes", "indexes": []}]}"#,
             expected: "firestore.indexes.json:1:71: fieldOverrides[0].ttl must be true or false"),
-        Bad(text: #"{"fieldOverrides": [{"collectionGroup": "c", "fieldPath": "a"}]}"#,
+        Bad(
+            text: #"{"fieldOverrides": [{"collectionGroup": "c", "fieldPath": "a"}]}"#,
             expected: #"firestore.indexes.json:1:21: fieldOverrides[0] must contain "indexes""#),
-        Bad(text: #"{"fieldOverrides": [{"collectionGroup": "c", "fieldPath": "a", "indexes": [{"queryScope": "COLLECTION"}]}]}"#,
+        Bad(
+            text: #"{"fieldOverrides": [{"collectionGroup": "c", "fieldPath": "a", "indexes": [{"queryScope": "COLLECTION"}]}]}"#,
             expected: #"firestore.indexes.json:1:76: fieldOverrides[0].indexes[0] must contain exactly one of "order", "arrayConfig""#),
-        Bad(text: #"{"fieldOverrides": [{"collectionGroup": "c", "fieldPath": "a", "indexes": [{"order": "ASCENDING", "queryScope": "X"}]}]}"#,
+        Bad(
+            text:
+                #"{"fieldOverrides": [{"collectionGroup": "c", "fieldPath": "a", "indexes": [{"order": "ASCENDING", "queryScope": "X"}]}]}"#,
             expected: #"firestore.indexes.json:1:113: fieldOverrides[0].indexes[0].queryScope must be "COLLECTION" or "COLLECTION_GROUP""#),
         Bad(text: #"{"indexes": [], "indexes": []}"#, expected: "firestore.indexes.json:1:28: indexes is repeated"),
-        Bad(text: #"{"indexes": [{"collectionGroup": "c", "fields": [{"fieldPath": "e", "vectorConfig": {"flat": {}}}]}]}"#,
+        Bad(
+            text: #"{"indexes": [{"collectionGroup": "c", "fields": [{"fieldPath": "e", "vectorConfig": {"flat": {}}}]}]}"#,
             expected: "firestore.indexes.json:1:85: indexes[0].fields[0].vectorConfig.dimension must be a number"),
         Bad(text: "{\n  \"indexes\": [,]\n}", expected: "firestore.indexes.json:2:15: invalid JSON: unexpected character ','"),
     ]
@@ -278,7 +303,10 @@ import Testing
                 CompositeIndex(collectionGroup: "Posts", fields: [IndexField(a, .ascending), IndexField(.documentKey, .descending)]),
                 CompositeIndex(
                     collectionGroup: "messages",
-                    fields: [IndexField(FieldPath(["bucket"]), .ascending), IndexField(FieldPath(["i"]), .descending), IndexField(.documentKey, .descending)]),
+                    fields: [
+                        IndexField(FieldPath(["bucket"]), .ascending), IndexField(FieldPath(["i"]), .descending),
+                        IndexField(.documentKey, .descending),
+                    ]),
                 CompositeIndex(
                     collectionGroup: "Posts", queryScope: .collectionGroup,
                     fields: [IndexField(FieldPath(["tags"]), .arrayContains), IndexField(.documentKey, .descending)]),
@@ -356,13 +384,19 @@ import Testing
             #"{"queryScope": "COLLECTION_GROUP", "fields": [{"fieldPath": "tags", "arrayConfig": "CONTAINS"}, {"fieldPath": "t", "order": "DESCENDING"}]}"#
         )
         let index = try AdminIndexResource.decodeIndex(body, collectionGroup: "g")
-        #expect(index == CompositeIndex(collectionGroup: "g", queryScope: .collectionGroup, fields: [IndexField(FieldPath(["tags"]), .arrayContains), IndexField(FieldPath(["t"]), .descending)]))
+        #expect(
+            index
+                == CompositeIndex(
+                    collectionGroup: "g", queryScope: .collectionGroup,
+                    fields: [IndexField(FieldPath(["tags"]), .arrayContains), IndexField(FieldPath(["t"]), .descending)]))
         for bad in [
             #"{"fields": []}"#, #"{"queryScope": "X", "fields": [{"fieldPath": "a", "order": "ASCENDING"}]}"#,
             #"{"fields": [{"fieldPath": "a"}]}"#, #"{"fields": [{"fieldPath": "a", "order": "ASCENDING", "arrayConfig": "CONTAINS"}]}"#,
             #"{"fields": [{"order": "ASCENDING"}]}"#, "[]",
         ] {
-            #expect(throws: FirestoreError.self, "\(bad)") { try AdminIndexResource.decodeIndex(try JSONValue.parse(bad), collectionGroup: "g") }
+            #expect(throws: FirestoreError.self, "\(bad)") {
+                try AdminIndexResource.decodeIndex(try JSONValue.parse(bad), collectionGroup: "g")
+            }
         }
     }
 

@@ -3,7 +3,8 @@ import Testing
 @testable import FirestoreModel
 
 /// Production's index rules (docs/reference/indexes.md §3–§4) as a table of queries and the
-/// index each needs (nil = served). Rows marked "link" reproduce the index decoded from a
+/// index each needs (nil = served). Each row's label starts with the number of the section of
+/// that document whose rule it holds; rows marked "link" reproduce the index decoded from a
 /// console link pasted in a public repository (docs/reference/indexes.md §5.3).
 @Suite struct IndexRequirementTests {
     struct Row: CustomTestStringConvertible {
@@ -53,78 +54,99 @@ import Testing
     }
 
     static let rows: [Row] = [
-        // §3.1: names only.
-        Row(rule: "§3.1 no filter, no order", query: q(), expected: nil),
-        Row(rule: "§3.1 orderBy __name__ desc", query: q(nil, [desc("__name__")]), expected: nil),
-        Row(rule: "§3.1 __name__ range", query: q(op("__name__", .greaterThan, ref)), expected: nil),
-        Row(rule: "§3.1 __name__ in", query: q(op("__name__", .in, .array([ref]))), expected: nil),
-        Row(rule: "§3.1 collection group, no filter", query: q(group: true), expected: nil),
-        Row(rule: "§3.1 recursive listing (empty id)", query: q(op("a", .greaterThan), group: true, collection: ""), expected: nil),
-        // §3.2: one ordered field.
-        Row(rule: "§3.2 range", query: q(op("a", .greaterThan)), expected: nil),
-        Row(rule: "§3.2 orderBy desc", query: q(nil, [desc("a")]), expected: nil),
-        Row(rule: "§3.2 range + orderBy same field desc", query: q(op("a", .lessThan), [desc("a")]), expected: nil),
-        Row(rule: "§3.2 !=", query: q(op("a", .notEqual)), expected: nil),
-        Row(rule: "§3.2 not-in", query: q(op("a", .notIn, list)), expected: nil),
-        Row(rule: "§3.2 IS_NOT_NULL", query: q(.unary(p("a"), .isNotNull)), expected: nil),
-        Row(rule: "§3.2 map subfield", query: q(nil, [asc("m.x")]), expected: nil),
-        Row(rule: "§3.2 range and __name__ range", query: q(and(op("a", .greaterThan), op("__name__", .greaterThan, ref))), expected: nil),
-        Row(rule: "§3.4 orderBy desc then __name__ asc", query: q(nil, [desc("a"), asc("__name__")]), expected: needs(["-a", "__name__"])),
-        // §3.3: equality, array-contains and merging.
-        Row(rule: "§3.3 equality", query: q(eq("a")), expected: nil),
-        Row(rule: "§3.3 two equalities merge", query: q(and(eq("a"), eq("b"))), expected: nil),
-        Row(rule: "§3.3 equality + array-contains merge", query: q(and(eq("a"), op("tags", .arrayContains))), expected: nil),
-        Row(rule: "§3.3 array-contains-any", query: q(op("tags", .arrayContainsAny, list)), expected: nil),
-        Row(rule: "§3.3 in", query: q(op("a", .in, list)), expected: nil),
-        Row(rule: "§3.3 in + orderBy the same field", query: q(op("a", .in, list), [desc("a")]), expected: nil),
-        Row(rule: "§3.3 equality + orderBy the same field", query: q(eq("a"), [desc("a")]), expected: nil),
-        Row(rule: "§3.3 equality + __name__ desc", query: q(eq("a"), [desc("__name__")]), expected: nil),
-        Row(rule: "§3.3 array-contains + __name__ desc", query: q(op("tags", .arrayContains), [desc("__name__")]), expected: nil),
-        Row(rule: "§3.3 IS_NULL and equality", query: q(and(.unary(p("a"), .isNull), eq("b"))), expected: nil),
-        Row(rule: "§3.3 equality + __name__ equality", query: q(and(eq("a"), op("__name__", .equal, ref))), expected: nil),
-        Row(rule: "§3.5 OR of equalities", query: q(or(eq("a"), eq("b"))), expected: nil),
-        // §3.4: composites.
-        Row(rule: "§3.4 equality + orderBy", query: q(eq("a"), [asc("b")]), expected: needs(["a", "b", "__name__"])),
-        Row(rule: "§3.4 equality + orderBy desc (link: meta.userId, timestamp)", query: q(eq("meta.userId"), [desc("timestamp")]),
+        // 3.1: names only.
+        Row(rule: "3.1 no filter, no order", query: q(), expected: nil),
+        Row(rule: "3.1 orderBy __name__ desc", query: q(nil, [desc("__name__")]), expected: nil),
+        Row(rule: "3.1 __name__ range", query: q(op("__name__", .greaterThan, ref)), expected: nil),
+        Row(rule: "3.1 __name__ in", query: q(op("__name__", .in, .array([ref]))), expected: nil),
+        Row(rule: "3.1 collection group, no filter", query: q(group: true), expected: nil),
+        Row(rule: "3.1 recursive listing (empty id)", query: q(op("a", .greaterThan), group: true, collection: ""), expected: nil),
+        // 3.2: one ordered field.
+        Row(rule: "3.2 range", query: q(op("a", .greaterThan)), expected: nil),
+        Row(rule: "3.2 orderBy desc", query: q(nil, [desc("a")]), expected: nil),
+        Row(rule: "3.2 range + orderBy same field desc", query: q(op("a", .lessThan), [desc("a")]), expected: nil),
+        Row(rule: "3.2 !=", query: q(op("a", .notEqual)), expected: nil),
+        Row(rule: "3.2 not-in", query: q(op("a", .notIn, list)), expected: nil),
+        Row(rule: "3.2 IS_NOT_NULL", query: q(.unary(p("a"), .isNotNull)), expected: nil),
+        Row(rule: "3.2 map subfield", query: q(nil, [asc("m.x")]), expected: nil),
+        Row(rule: "3.2 range and __name__ range", query: q(and(op("a", .greaterThan), op("__name__", .greaterThan, ref))), expected: nil),
+        Row(rule: "3.4 orderBy desc then __name__ asc", query: q(nil, [desc("a"), asc("__name__")]), expected: needs(["-a", "__name__"])),
+        // 3.3: equality, array-contains and merging.
+        Row(rule: "3.3 equality", query: q(eq("a")), expected: nil),
+        Row(rule: "3.3 two equalities merge", query: q(and(eq("a"), eq("b"))), expected: nil),
+        Row(rule: "3.3 equality + array-contains merge", query: q(and(eq("a"), op("tags", .arrayContains))), expected: nil),
+        Row(rule: "3.3 array-contains-any", query: q(op("tags", .arrayContainsAny, list)), expected: nil),
+        Row(rule: "3.3 in", query: q(op("a", .in, list)), expected: nil),
+        Row(rule: "3.3 in + orderBy the same field", query: q(op("a", .in, list), [desc("a")]), expected: nil),
+        Row(rule: "3.3 equality + orderBy the same field", query: q(eq("a"), [desc("a")]), expected: nil),
+        Row(rule: "3.3 equality + __name__ desc", query: q(eq("a"), [desc("__name__")]), expected: nil),
+        Row(rule: "3.3 array-contains + __name__ desc", query: q(op("tags", .arrayContains), [desc("__name__")]), expected: nil),
+        Row(rule: "3.3 IS_NULL and equality", query: q(and(.unary(p("a"), .isNull), eq("b"))), expected: nil),
+        Row(rule: "3.3 equality + __name__ equality", query: q(and(eq("a"), op("__name__", .equal, ref))), expected: nil),
+        Row(rule: "3.5 OR of equalities", query: q(or(eq("a"), eq("b"))), expected: nil),
+        // 3.4: composites.
+        Row(rule: "3.4 equality + orderBy", query: q(eq("a"), [asc("b")]), expected: needs(["a", "b", "__name__"])),
+        Row(
+            rule: "3.4 equality + orderBy desc (link: meta.userId, timestamp)", query: q(eq("meta.userId"), [desc("timestamp")]),
             expected: needs(["meta.userId", "-timestamp", "-__name__"])),
-        Row(rule: "§3.4 equality + range", query: q(and(eq("a"), op("b", .greaterThan))), expected: needs(["a", "b", "__name__"])),
-        Row(rule: "§3.4 two orderBy fields", query: q(nil, [asc("a"), asc("b")]), expected: needs(["a", "b", "__name__"])),
-        Row(rule: "§3.4 equalities sorted (link: childId, userId)", query: q(and(eq("userId"), eq("childId")), [desc("period.endDate")]),
+        Row(rule: "3.4 equality + range", query: q(and(eq("a"), op("b", .greaterThan))), expected: needs(["a", "b", "__name__"])),
+        Row(rule: "3.4 two orderBy fields", query: q(nil, [asc("a"), asc("b")]), expected: needs(["a", "b", "__name__"])),
+        Row(
+            rule: "3.4 equalities sorted (link: childId, userId)", query: q(and(eq("userId"), eq("childId")), [desc("period.endDate")]),
             expected: needs(["childId", "userId", "-period.endDate", "-__name__"])),
-        Row(rule: "§3.4 equality then orderBys in order (link: folderId, completed, order)",
+        Row(
+            rule: "3.4 equality then orderBys in order (link: folderId, completed, order)",
             query: q(eq("folderId"), [asc("completed"), asc("order")]), expected: needs(["folderId", "completed", "order", "__name__"])),
-        Row(rule: "§3.4 array-contains + orderBy (link: keywords, dateAdded)", query: q(op("keywords", .arrayContains), [desc("dateAdded")]),
+        Row(
+            rule: "3.4 array-contains + orderBy (link: keywords, dateAdded)", query: q(op("keywords", .arrayContains), [desc("dateAdded")]),
             expected: needs(["[keywords", "-dateAdded", "-__name__"])),
-        Row(rule: "§3.4 equality before array-contains", query: q(and(op("tags", .arrayContains), eq("z")), [asc("d")]),
+        Row(
+            rule: "3.4 equality before array-contains", query: q(and(op("tags", .arrayContains), eq("z")), [asc("d")]),
             expected: needs(["z", "[tags", "d", "__name__"])),
-        Row(rule: "§3.4 array-contains + orderBy the same field", query: q(op("tags", .arrayContains), [asc("tags")]),
+        Row(
+            rule: "3.4 array-contains + orderBy the same field", query: q(op("tags", .arrayContains), [asc("tags")]),
             expected: needs(["[tags", "tags", "__name__"])),
-        Row(rule: "§3.4 in + orderBy another field", query: q(op("a", .in, list), [asc("b")]), expected: needs(["a", "b", "__name__"])),
-        Row(rule: "§3.4 array-contains-any + orderBy", query: q(op("tags", .arrayContainsAny, list), [asc("d")]),
+        Row(rule: "3.4 in + orderBy another field", query: q(op("a", .in, list), [asc("b")]), expected: needs(["a", "b", "__name__"])),
+        Row(
+            rule: "3.4 array-contains-any + orderBy", query: q(op("tags", .arrayContainsAny, list), [asc("d")]),
             expected: needs(["[tags", "d", "__name__"])),
-        Row(rule: "§3.4 != + orderBy another field", query: q(op("a", .notEqual), [asc("b")]), expected: needs(["b", "a", "__name__"])),
-        Row(rule: "§3.4 inequalities on two fields", query: q(and(op("b", .greaterThan), op("a", .lessThan))), expected: needs(["a", "b", "__name__"])),
-        Row(rule: "§3.4 equality + inequalities on two fields", query: q(and(eq("c"), op("b", .greaterThan), op("a", .lessThan))),
+        Row(rule: "3.4 != + orderBy another field", query: q(op("a", .notEqual), [asc("b")]), expected: needs(["b", "a", "__name__"])),
+        Row(
+            rule: "3.4 inequalities on two fields", query: q(and(op("b", .greaterThan), op("a", .lessThan))),
+            expected: needs(["a", "b", "__name__"])),
+        Row(
+            rule: "3.4 equality + inequalities on two fields", query: q(and(eq("c"), op("b", .greaterThan), op("a", .lessThan))),
             expected: needs(["c", "a", "b", "__name__"])),
-        Row(rule: "§3.4 explicit orderBy first, then inequality fields", query: q(and(op("a", .greaterThan), op("b", .greaterThan)), [desc("b")]),
+        Row(
+            rule: "3.4 explicit orderBy first, then inequality fields",
+            query: q(and(op("a", .greaterThan), op("b", .greaterThan)), [desc("b")]),
             expected: needs(["-b", "-a", "-__name__"])),
-        // §3.5: OR: every disjunction.
-        Row(rule: "§3.5 OR, second disjunction needs an index", query: q(or(op("a", .greaterThan), eq("b")), []),
+        // 3.5: OR: every disjunction.
+        Row(
+            rule: "3.5 OR, second disjunction needs an index", query: q(or(op("a", .greaterThan), eq("b")), []),
             expected: needs(["b", "a", "__name__"])),
-        Row(rule: "§3.5 OR with a shared orderBy: first unserved disjunction", query: q(or(eq("a"), eq("b")), [asc("c")]),
+        Row(
+            rule: "3.5 OR with a shared orderBy: first unserved disjunction", query: q(or(eq("a"), eq("b")), [asc("c")]),
             expected: needs(["a", "c", "__name__"])),
-        Row(rule: "§3.5 AND of ORs expands", query: q(and(or(eq("a"), eq("b")), or(eq("c"), eq("d"))), [asc("e")]),
+        Row(
+            rule: "3.5 AND of ORs expands", query: q(and(or(eq("a"), eq("b")), or(eq("c"), eq("d"))), [asc("e")]),
             expected: needs(["a", "c", "e", "__name__"])),
-        // §2.3: collection-group scope is not automatic.
-        Row(rule: "§2.3 collection group equality", query: q(eq("a"), group: true), expected: single("a", .ascending, scope: .collectionGroup)),
-        Row(rule: "§2.3 collection group orderBy desc", query: q(nil, [desc("createdAt")], group: true),
+        // 2.3: collection-group scope is not automatic.
+        Row(
+            rule: "2.3 collection group equality", query: q(eq("a"), group: true),
+            expected: single("a", .ascending, scope: .collectionGroup)),
+        Row(
+            rule: "2.3 collection group orderBy desc", query: q(nil, [desc("createdAt")], group: true),
             expected: single("createdAt", .descending, scope: .collectionGroup)),
-        Row(rule: "§2.3 collection group array-contains", query: q(op("tags", .arrayContains), group: true),
+        Row(
+            rule: "2.3 collection group array-contains", query: q(op("tags", .arrayContains), group: true),
             expected: single("tags", .arrayContains, scope: .collectionGroup)),
-        Row(rule: "§2.3 collection group equality + orderBy", query: q(eq("a"), [asc("b")], group: true),
+        Row(
+            rule: "2.3 collection group equality + orderBy", query: q(eq("a"), [asc("b")], group: true),
             expected: needs(["a", "b", "__name__"], scope: .collectionGroup)),
         // Cursors, limit, offset and projection do not matter.
-        Row(rule: "§3 cursors do not matter",
+        Row(
+            rule: "3 cursors do not matter",
             query: StructuredQuery(
                 select: [p("a")], collectionID: "c", filter: eq("a"), orderBy: [], startAt: Cursor(values: [ref], before: true),
                 endAt: Cursor(values: [ref], before: false), offset: 3, limit: 5), expected: nil),

@@ -24,34 +24,40 @@ import Testing
             source: "RealDevSquad/website-backend#2297 (logs: meta.userId, timestamp desc)", project: "realdevsquad-10012",
             missing: composite("logs", [("meta.userId", .ascending), ("timestamp", .descending), ("__name__", .descending)]),
             parameter:
-                "Ck9wcm9qZWN0cy9yZWFsZGV2c3F1YWQtMTAwMTIvZGF0YWJhc2VzLyhkZWZhdWx0KS9jb2xsZWN0aW9uR3JvdXBzL2xvZ3MvaW5kZXhlcy9fEAEaDwoLbWV0YS51c2VySWQQARoNCgl0aW1lc3RhbXAQAhoMCghfX25hbWVfXxAC"),
+                "Ck9wcm9qZWN0cy9yZWFsZGV2c3F1YWQtMTAwMTIvZGF0YWJhc2VzLyhkZWZhdWx0KS9jb2xsZWN0aW9uR3JvdXBzL2xvZ3MvaW5kZXhlcy9fEAEaDwoLbWV0YS51c2VySWQQARoNCgl0aW1lc3RhbXAQAhoMCghfX25hbWVfXxAC"
+        ),
         Link(
             source: "RealDevSquad/website-backend#2297 (logs, ascending)", project: "realdevsquad-10012",
             missing: composite("logs", [("meta.userId", .ascending), ("timestamp", .ascending)]),
             parameter:
-                "Ck9wcm9qZWN0cy9yZWFsZGV2c3F1YWQtMTAwMTIvZGF0YWJhc2VzLyhkZWZhdWx0KS9jb2xsZWN0aW9uR3JvdXBzL2xvZ3MvaW5kZXhlcy9fEAEaDwoLbWV0YS51c2VySWQQARoNCgl0aW1lc3RhbXAQARoMCghfX25hbWVfXxAB"),
+                "Ck9wcm9qZWN0cy9yZWFsZGV2c3F1YWQtMTAwMTIvZGF0YWJhc2VzLyhkZWZhdWx0KS9jb2xsZWN0aW9uR3JvdXBzL2xvZ3MvaW5kZXhlcy9fEAEaDwoLbWV0YS51c2VySWQQARoNCgl0aW1lc3RhbXAQARoMCghfX25hbWVfXxAB"
+        ),
         Link(
             source: "products: keywords CONTAINS, dateAdded desc", project: "main-f8628",
             missing: composite("products", [("keywords", .arrayContains), ("dateAdded", .descending)]),
             parameter:
-                "Cktwcm9qZWN0cy9tYWluLWY4NjI4L2RhdGFiYXNlcy8oZGVmYXVsdCkvY29sbGVjdGlvbkdyb3Vwcy9wcm9kdWN0cy9pbmRleGVzL18QARoMCghrZXl3b3JkcxgBGg0KCWRhdGVBZGRlZBACGgwKCF9fbmFtZV9fEAI"),
+                "Cktwcm9qZWN0cy9tYWluLWY4NjI4L2RhdGFiYXNlcy8oZGVmYXVsdCkvY29sbGVjdGlvbkdyb3Vwcy9wcm9kdWN0cy9pbmRleGVzL18QARoMCghrZXl3b3JkcxgBGg0KCWRhdGVBZGRlZBACGgwKCF9fbmFtZV9fEAI"
+        ),
         Link(
             source: "tasks: folderId ==, orderBy completed, order", project: "studio-4025468409-90e18",
             missing: composite("tasks", [("folderId", .ascending), ("completed", .ascending), ("order", .ascending)]),
             parameter:
-                "ClVwcm9qZWN0cy9zdHVkaW8tNDAyNTQ2ODQwOS05MGUxOC9kYXRhYmFzZXMvKGRlZmF1bHQpL2NvbGxlY3Rpb25Hcm91cHMvdGFza3MvaW5kZXhlcy9fEAEaDAoIZm9sZGVySWQQARoNCgljb21wbGV0ZWQQARoJCgVvcmRlchABGgwKCF9fbmFtZV9fEAE"),
+                "ClVwcm9qZWN0cy9zdHVkaW8tNDAyNTQ2ODQwOS05MGUxOC9kYXRhYmFzZXMvKGRlZmF1bHQpL2NvbGxlY3Rpb25Hcm91cHMvdGFza3MvaW5kZXhlcy9fEAEaDAoIZm9sZGVySWQQARoNCgljb21wbGV0ZWQQARoJCgVvcmRlchABGgwKCF9fbmFtZV9fEAE"
+        ),
         Link(
             source: "exemption: reminders.status COLLECTION_GROUP_ASC", project: "taskalert-app-8d45d",
             missing: .singleField(
                 collectionGroup: "reminders", fieldPath: p("status"), setting: .init(queryScope: .collectionGroup, kind: .ascending)),
             parameter:
-                "Cllwcm9qZWN0cy90YXNrYWxlcnQtYXBwLThkNDVkL2RhdGFiYXNlcy8oZGVmYXVsdCkvY29sbGVjdGlvbkdyb3Vwcy9yZW1pbmRlcnMvZmllbGRzL3N0YXR1cxACGgoKBnN0YXR1cxAB"),
+                "Cllwcm9qZWN0cy90YXNrYWxlcnQtYXBwLThkNDVkL2RhdGFiYXNlcy8oZGVmYXVsdCkvY29sbGVjdGlvbkdyb3Vwcy9yZW1pbmRlcnMvZmllbGRzL3N0YXR1cxACGgoKBnN0YXR1cxAB"
+        ),
         Link(
             source: "exemption: participants.userId COLLECTION_GROUP_ASC", project: "perfect-scheduler-410a0",
             missing: .singleField(
                 collectionGroup: "participants", fieldPath: p("userId"), setting: .init(queryScope: .collectionGroup, kind: .ascending)),
             parameter:
-                "CmBwcm9qZWN0cy9wZXJmZWN0LXNjaGVkdWxlci00MTBhMC9kYXRhYmFzZXMvKGRlZmF1bHQpL2NvbGxlY3Rpb25Hcm91cHMvcGFydGljaXBhbnRzL2ZpZWxkcy91c2VySWQQAhoKCgZ1c2VySWQQAQ"),
+                "CmBwcm9qZWN0cy9wZXJmZWN0LXNjaGVkdWxlci00MTBhMC9kYXRhYmFzZXMvKGRlZmF1bHQpL2NvbGxlY3Rpb25Hcm91cHMvcGFydGljaXBhbnRzL2ZpZWxkcy91c2VySWQQAhoKCgZ1c2VySWQQAQ"
+        ),
     ]
 
     @Test(arguments: links) func reproducesPastedLinks(_ link: Link) {
@@ -72,9 +78,11 @@ import Testing
     @Test func compositeMessageFromAQuery() throws {
         let query = StructuredQuery(
             collectionID: "transactions",
-            filter: .composite(.and, [.field(Self.p("userId"), .equal, .string("u")), .field(Self.p("isDeleted"), .equal, .boolean(false))]),
+            filter: .composite(
+                .and, [.field(Self.p("userId"), .equal, .string("u")), .field(Self.p("isDeleted"), .equal, .boolean(false))]),
             orderBy: [Order(Self.p("date"), .descending)])
-        let missing = try #require(IndexRequirement.missingIndex(for: QueryTarget(parent: .root, query: query), configuration: IndexConfiguration()))
+        let missing = try #require(
+            IndexRequirement.missingIndex(for: QueryTarget(parent: .root, query: query), configuration: IndexConfiguration()))
         #expect(
             MissingIndexMessage.text(for: missing, database: DatabaseID(project: "smart-budget-analyzer"))
                 == "The query requires an index. You can create it here: https://console.firebase.google.com/v1/r/project/smart-budget-analyzer/firestore/indexes?create_composite=Clpwcm9qZWN0cy9zbWFydC1idWRnZXQtYW5hbHl6ZXIvZGF0YWJhc2VzLyhkZWZhdWx0KS9jb2xsZWN0aW9uR3JvdXBzL3RyYW5zYWN0aW9ucy9pbmRleGVzL18QARoNCglpc0RlbGV0ZWQQARoKCgZ1c2VySWQQARoICgRkYXRlEAIaDAoIX19uYW1lX18QAg"
@@ -83,16 +91,21 @@ import Testing
             collectionID: "recaps",
             filter: .composite(.and, [.field(Self.p("userId"), .equal, .string("u")), .field(Self.p("childId"), .equal, .string("c"))]),
             orderBy: [Order(Self.p("period.endDate"), .descending)])
-        let m2 = try #require(IndexRequirement.missingIndex(for: QueryTarget(parent: .root, query: recaps), configuration: IndexConfiguration()))
+        let m2 = try #require(
+            IndexRequirement.missingIndex(for: QueryTarget(parent: .root, query: recaps), configuration: IndexConfiguration()))
         #expect(
             MissingIndexMessage.parameter(for: m2, database: DatabaseID(project: "sproutbook-d0c8f"))
-                == "Ck9wcm9qZWN0cy9zcHJvdXRib29rLWQwYzhmL2RhdGFiYXNlcy8oZGVmYXVsdCkvY29sbGVjdGlvbkdyb3Vwcy9yZWNhcHMvaW5kZXhlcy9fEAEaCwoHY2hpbGRJZBABGgoKBnVzZXJJZBABGhIKDnBlcmlvZC5lbmREYXRlEAIaDAoIX19uYW1lX18QAg")
+                == "Ck9wcm9qZWN0cy9zcHJvdXRib29rLWQwYzhmL2RhdGFiYXNlcy8oZGVmYXVsdCkvY29sbGVjdGlvbkdyb3Vwcy9yZWNhcHMvaW5kZXhlcy9fEAEaCwoHY2hpbGRJZBABGgoKBnVzZXJJZBABGhIKDnBlcmlvZC5lbmREYXRlEAIaDAoIX19uYW1lX18QAg"
+        )
     }
 
     @Test func multipleInequalityFieldsAddTheGuide() {
         let missing = Self.composite("c", [("a", .ascending), ("b", .ascending)])
         let text = MissingIndexMessage.text(for: missing, database: DatabaseID(project: "p"), multipleInequalityFields: true)
-        #expect(text.hasPrefix("The query requires an index. You can create it here: https://console.firebase.google.com/v1/r/project/p/firestore/indexes?create_composite="))
+        #expect(
+            text.hasPrefix(
+                "The query requires an index. You can create it here: https://console.firebase.google.com/v1/r/project/p/firestore/indexes?create_composite="
+            ))
         #expect(
             text.hasSuffix(
                 " .\nThe query contains range and inequality filters on multiple fields, please refer to the documentation for index selection best practices: https://cloud.google.com/firestore/docs/query-data/multiple-range-fields."
@@ -104,17 +117,24 @@ import Testing
         let db = DatabaseID(project: "p")
         func text(_ scope: IndexQueryScope, _ kind: IndexField.Kind) -> String {
             MissingIndexMessage.text(
-                for: .singleField(collectionGroup: "posts", fieldPath: Self.p("createdAt"), setting: .init(queryScope: scope, kind: kind)), database: db)
+                for: .singleField(collectionGroup: "posts", fieldPath: Self.p("createdAt"), setting: .init(queryScope: scope, kind: kind)),
+                database: db)
         }
-        #expect(text(.collectionGroup, .descending).hasPrefix("The query requires a COLLECTION_GROUP_DESC index for collection posts and field createdAt. You can create it here: https://console.firebase.google.com/v1/r/project/p/firestore/indexes?create_exemption="))
+        #expect(
+            text(.collectionGroup, .descending).hasPrefix(
+                "The query requires a COLLECTION_GROUP_DESC index for collection posts and field createdAt. You can create it here: https://console.firebase.google.com/v1/r/project/p/firestore/indexes?create_exemption="
+            ))
         #expect(text(.collectionGroup, .arrayContains).hasPrefix("The query requires a COLLECTION_GROUP_CONTAINS index"))
-        #expect(text(.collection, .ascending).hasPrefix("The query requires a COLLECTION_ASC index for collection posts and field createdAt."))
+        #expect(
+            text(.collection, .ascending).hasPrefix("The query requires a COLLECTION_ASC index for collection posts and field createdAt."))
     }
 
     @Test func namedDatabasesLinkTheirOwnPage() {
         let db = DatabaseID(project: "p", database: "db2")
         let missing = Self.composite("c", [("a", .ascending), ("b", .ascending)])
-        #expect(MissingIndexMessage.url(for: missing, database: db).hasPrefix("https://console.firebase.google.com/v1/r/project/p/firestore/databases/db2/indexes?create_composite="))
+        #expect(
+            MissingIndexMessage.url(for: missing, database: db).hasPrefix(
+                "https://console.firebase.google.com/v1/r/project/p/firestore/databases/db2/indexes?create_composite="))
         // The encoded name carries the database.
         let bytes = MissingIndexMessage.indexMessage(for: missing, database: db)
         #expect(String(decoding: bytes, as: UTF8.self).contains("projects/p/databases/db2/collectionGroups/c/indexes/_"))
@@ -142,7 +162,8 @@ import Testing
     @Test func fieldBytes() {
         let db = DatabaseID(project: "p")
         let o = FieldOverride(
-            collectionGroup: "g", fieldPath: FieldPath(["t"]), indexes: [.init(queryScope: .collectionGroup, kind: .arrayContains)], ttl: true)
+            collectionGroup: "g", fieldPath: FieldPath(["t"]), indexes: [.init(queryScope: .collectionGroup, kind: .arrayContains)],
+            ttl: true)
         let name = Array("projects/p/databases/(default)/collectionGroups/g/fields/t".utf8)
         let inner: [UInt8] = [0x10, 0x02, 0x1A, 0x05, 0x0A, 0x01, 0x74, 0x18, 0x01, 0x20, 0x02]
         #expect(

@@ -21,7 +21,9 @@ extension IndexConfiguration {
         var result = IndexConfiguration()
         var seenIndexes = Set<IndexKey>()
         for index in indexes + other.indexes
-        where seenIndexes.insert(IndexKey(collectionGroup: index.collectionGroup, queryScope: index.queryScope, fields: index.normalizedFields)).inserted {
+        where seenIndexes.insert(
+            IndexKey(collectionGroup: index.collectionGroup, queryScope: index.queryScope, fields: index.normalizedFields)
+        ).inserted {
             result.indexes.append(index)
         }
         var seenOverrides = Set<OverrideKey>()

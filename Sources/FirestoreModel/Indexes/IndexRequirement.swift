@@ -196,7 +196,7 @@ extension IndexRequirement {
                 if hasSingleField(f.fieldPath, f.kind) || !fitting.isEmpty { return nil }
                 return singleField(f.fieldPath, f.kind)
             }
-            // §3.3: filters only: merge single-field indexes (and composites of filter fields).
+            // docs/reference/indexes.md §3.3: filters only: merge single-field indexes (and composites of filter fields).
             if shape.ordered.isEmpty {
                 let kindForEquality = shape.nameDirection
                 for field in filters {
@@ -206,7 +206,7 @@ extension IndexRequirement {
                 }
                 return nil
             }
-            // §3.4: filters with ordered fields, or several ordered fields: composites that end
+            // docs/reference/indexes.md §3.4: filters with ordered fields, or several ordered fields: composites that end
             // with the order, merged when each covers some of the filter fields.
             let served: Bool
             if filters.isEmpty {

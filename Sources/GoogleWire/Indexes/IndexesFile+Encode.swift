@@ -146,7 +146,10 @@ extension JSONValue {
         let close = String(repeating: "  ", count: level)
         switch self {
         case .array(let elements):
-            if elements.isEmpty { out += "[]"; return }
+            if elements.isEmpty {
+                out += "[]"
+                return
+            }
             out += "[\n"
             for (i, e) in elements.enumerated() {
                 out += pad
@@ -155,7 +158,10 @@ extension JSONValue {
             }
             out += close + "]"
         case .object(let members):
-            if members.isEmpty { out += "{}"; return }
+            if members.isEmpty {
+                out += "{}"
+                return
+            }
             out += "{\n"
             for (i, m) in members.enumerated() {
                 out += pad + JSONValue.string(m.key).serializedString + ": "

@@ -174,7 +174,8 @@ extension IndexesFile {
                 let fp = "\(path).fields[\(i)]"
                 let fm = try object(f, fp)
                 let field = try fieldPath(try required(fm, "fieldPath", in: f, fp), "\(fp).fieldPath")
-                let keys = fm["mode"] != nil && fm["order"] == nil && fm["arrayConfig"] == nil && fm["vectorConfig"] == nil
+                let keys =
+                    fm["mode"] != nil && fm["order"] == nil && fm["arrayConfig"] == nil && fm["vectorConfig"] == nil
                     ? ["mode"] : ["order", "arrayConfig", "vectorConfig"]
                 let (key, value) = try exactlyOne(fm, keys, in: f, fp)
                 switch key {

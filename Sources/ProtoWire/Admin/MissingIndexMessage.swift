@@ -37,7 +37,8 @@ public enum MissingIndexMessage {
             case .descending: kind = "DESC"
             case .arrayContains: kind = "CONTAINS"
             }
-            return "The query requires a \(setting.queryScope.rawValue)_\(kind) index for collection \(group) and field \(field.canonical). You can create it here: "
+            return
+                "The query requires a \(setting.queryScope.rawValue)_\(kind) index for collection \(group) and field \(field.canonical). You can create it here: "
                 + url(for: missing, database: database)
         }
     }
