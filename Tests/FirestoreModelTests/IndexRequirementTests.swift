@@ -265,3 +265,45 @@ import Testing
         #expect(T.single("t", .ascending, scope: .collectionGroup).description == "c.t COLLECTION_GROUP ASCENDING")
     }
 }
+
+/// The indexes a served query's plan reads (docs/reference/indexes.md §8).
+@Suite struct IndexesUsedTests {
+    typealias T = IndexRequirementTests
+
+    func used(_ query: StructuredQuery, _ configuration: IndexConfiguration = IndexConfiguration()) -> [String]? {
+        IndexRequirement.indexesUsed(for: QueryTarget(parent: .root, query: query), configuration: configuration)?.map(\.properties)
+    }
+
+    @Test func singleFieldAndNameScans() {
+        #expect(used(T.q()) == ["(__name__ ASC)"])
+        #expect(used(T.q(nil, [T.desc("__name__")])) == ["(__name__ DESC)"])
+        #expect(used(T.q(nil, [T.desc("a")])) == ["(a DESC, __name__ DESC)"])
+        #expect(used(T.q(T.op("a", .greaterThan))) == ["(a ASC, __name__ ASC)"])
+        #expect(used(T.q(T.op("tags", .arrayContains))) == ["(tags CONTAINS, __name__ ASC)"])
+        #expect(used(T.q(group: true, collection: "")) == ["(__name__ ASC)"])
+    }
+
+    @Test func mergedSingleFieldIndexesAreEachListed() {
+        #expect(used(T.q(T.and(T.eq("b"), T.eq("a")))) == ["(a ASC, __name__ ASC)", "(b ASC, __name__ ASC)"])
+        #expect(used(T.q(T.eq("a"), [T.desc("__name__")])) == ["(a DESC, __name__ DESC)"])
+        #expect(used(T.q(T.or(T.eq("a"), T.eq("b")))) == ["(a ASC, __name__ ASC)", "(b ASC, __name__ ASC)"])
+        #expect(used(T.q(T.or(T.eq("a", .integer(1)), T.eq("a", .integer(2))))) == ["(a ASC, __name__ ASC)"])
+    }
+
+    @Test func compositesAreListedAsDefined() {
+        let config = IndexConfiguration(indexes: [T.index(["a", "c"]), T.index(["b", "c"]), T.index(["x", "-y"])])
+        #expect(
+            used(T.q(T.and(T.eq("a"), T.eq("b")), [T.asc("c")]), config) == [
+                "(a ASC, c ASC, __name__ ASC)", "(b ASC, c ASC, __name__ ASC)",
+            ])
+        #expect(used(T.q(T.eq("x"), [T.desc("y")]), config) == ["(x ASC, y DESC, __name__ DESC)"])
+        #expect(used(T.q(T.eq("a"), [T.asc("d")]), config) == nil)
+    }
+
+    @Test func severalInequalityFields() {
+        #expect(IndexRequirement.hasInequalitiesOnSeveralFields(T.q(T.and(T.op("a", .greaterThan), T.op("b", .notEqual)))))
+        #expect(!IndexRequirement.hasInequalitiesOnSeveralFields(T.q(T.and(T.op("a", .greaterThan), T.op("a", .lessThan)))))
+        #expect(!IndexRequirement.hasInequalitiesOnSeveralFields(T.q(T.and(T.op("a", .greaterThan), T.op("__name__", .lessThan, T.ref)))))
+        #expect(!IndexRequirement.hasInequalitiesOnSeveralFields(T.q(T.and(T.eq("a"), T.eq("b")))))
+    }
+}

@@ -46,10 +46,44 @@ public enum IndexRequirement {
         let context = Context(collectionGroup: query.collectionID, scope: scope, configuration: configuration)
         let order = query.normalizedOrderBy
         for leaves in disjunctions(of: query.filter) {
-            let shape = Shape(leaves: leaves, order: order)
-            if let missing = context.missingIndex(for: shape) { return missing }
+            if case .missing(let missing) = context.judge(Shape(leaves: leaves, order: order)) {
+                return missing
+            }
         }
         return nil
+    }
+
+    /// The indexes production's plan for `target` reads, in the order the disjunctions need
+    /// them (duplicates removed), or nil when one is missing (`missingIndex` says which).
+    ///
+    /// A single-field index is spelled as a one-field `CompositeIndex` with its `__name__`
+    /// (`(a DESC, __name__ DESC)`); a query on names alone reads `(__name__ ASC)` (or DESC).
+    /// This is what `explain_metrics.plan_summary.indexes_used` lists, one entry per index,
+    /// as `properties` (docs/reference/indexes.md §8).
+    public static func indexesUsed(for target: QueryTarget, configuration: IndexConfiguration) -> [CompositeIndex]? {
+        let query = target.query
+        let scope: IndexQueryScope = query.allDescendants ? .collectionGroup : .collection
+        let context = Context(collectionGroup: query.collectionID, scope: scope, configuration: configuration)
+        let order = query.normalizedOrderBy
+        if query.collectionID.isEmpty {
+            return [context.index([IndexField(.documentKey, order.last?.direction == .descending ? .descending : .ascending)])]
+        }
+        var used: [CompositeIndex] = []
+        for leaves in disjunctions(of: query.filter) {
+            switch context.judge(Shape(leaves: leaves, order: order)) {
+            case .missing: return nil
+            case .served(let indexes): for i in indexes where !used.contains(i) { used.append(i) }
+            }
+        }
+        return used
+    }
+
+    /// True when the query filters with inequalities (`<`, `<=`, `>`, `>=`, `!=`, `not-in`,
+    /// `IS_NOT_NULL`, `IS_NOT_NAN`) on more than one field other than `__name__`: production
+    /// then appends its multiple-range-fields hint to the missing-index message
+    /// (docs/reference/indexes.md §5.1).
+    public static func hasInequalitiesOnSeveralFields(_ query: StructuredQuery) -> Bool {
+        (query.filter?.inequalityFields.filter { !$0.isDocumentKey }.count ?? 0) > 1
     }
 
     /// The most disjunctions expanded; validated queries have at most 30 (`in` values are
@@ -183,40 +217,62 @@ extension IndexRequirement {
             return covered
         }
 
-        /// The index `shape` lacks, or nil when single-field indexes, index merging or the
-        /// defined composites serve it (docs/reference/indexes.md §3).
-        func missingIndex(for shape: Shape) -> MissingIndex? {
+        /// How production serves `shape` — the indexes its plan reads — or the index it
+        /// lacks (docs/reference/indexes.md §3).
+        func judge(_ shape: Shape) -> Judgement {
             let filters = shape.filterFields
-            // §3.1: no filter field and no ordered field: the document names serve it.
-            if filters.isEmpty && shape.ordered.isEmpty { return nil }
-            let fitting = composites.compactMap { coveredFields(by: $0, for: shape) }
-            // §3.2: one ordered field whose direction `__name__` follows: its single-field index.
+            let name = IndexField(.documentKey, shape.nameDirection)
+            // docs/reference/indexes.md §3.1: no filter field and no ordered field: the document names serve it.
+            if filters.isEmpty && shape.ordered.isEmpty { return .served([index([name])]) }
+            let fitting = composites.compactMap { c in coveredFields(by: c, for: shape).map { (index: c, covers: $0) } }
+            // docs/reference/indexes.md §3.2: one ordered field whose direction `__name__` follows: its single-field index.
             if filters.isEmpty, shape.ordered.count == 1, shape.ordered[0].kind == shape.nameDirection {
                 let f = shape.ordered[0]
-                if hasSingleField(f.fieldPath, f.kind) || !fitting.isEmpty { return nil }
-                return singleField(f.fieldPath, f.kind)
+                if hasSingleField(f.fieldPath, f.kind) { return .served([index([f, name])]) }
+                if let c = fitting.first { return .served([c.index]) }
+                return .missing(singleField(f.fieldPath, f.kind))
             }
             // docs/reference/indexes.md §3.3: filters only: merge single-field indexes (and composites of filter fields).
             if shape.ordered.isEmpty {
-                let kindForEquality = shape.nameDirection
+                var used: [CompositeIndex] = []
                 for field in filters {
-                    let kind: IndexField.Kind = shape.contains.contains(field) ? .arrayContains : kindForEquality
-                    if hasSingleField(field, kind) || fitting.contains(where: { $0.contains(field) }) { continue }
-                    return singleField(field, kind)
+                    let kind: IndexField.Kind = shape.contains.contains(field) ? .arrayContains : shape.nameDirection
+                    if hasSingleField(field, kind) {
+                        used.append(index([IndexField(field, kind), name]))
+                    } else if let c = fitting.first(where: { $0.covers.contains(field) }) {
+                        if !used.contains(c.index) { used.append(c.index) }
+                    } else {
+                        return .missing(singleField(field, kind))
+                    }
                 }
-                return nil
+                return .served(used)
             }
-            // docs/reference/indexes.md §3.4: filters with ordered fields, or several ordered fields: composites that end
-            // with the order, merged when each covers some of the filter fields.
-            let served: Bool
-            if filters.isEmpty {
-                served = !fitting.isEmpty
-            } else {
-                let covered = fitting.reduce(into: Set<FieldPath>()) { $0.formUnion($1) }
-                served = filters.allSatisfy(covered.contains)
+            // docs/reference/indexes.md §3.4: filters with ordered fields, or several ordered fields: composites that
+            // end with the order, merged when each covers some of the filter fields.
+            if filters.isEmpty, let c = fitting.first { return .served([c.index]) }
+            if !filters.isEmpty {
+                var used: [CompositeIndex] = []
+                var covered = Set<FieldPath>()
+                for c in fitting where !c.covers.isSubset(of: covered) {
+                    used.append(c.index)
+                    covered.formUnion(c.covers)
+                }
+                if filters.allSatisfy(covered.contains) { return .served(used) }
             }
-            if served { return nil }
-            return .composite(shape.requiredIndex(collectionGroup: collectionGroup, scope: scope))
+            return .missing(.composite(shape.requiredIndex(collectionGroup: collectionGroup, scope: scope)))
         }
+
+        /// An index of the query's collection id and scope with `fields`.
+        func index(_ fields: [IndexField]) -> CompositeIndex {
+            CompositeIndex(collectionGroup: collectionGroup, queryScope: scope, fields: fields)
+        }
+    }
+
+    /// The outcome for one disjunction.
+    enum Judgement {
+        /// Served by these indexes (single-field ones spelled with their `__name__`).
+        case served([CompositeIndex])
+        /// Not served; production asks for this index.
+        case missing(MissingIndex)
     }
 }
