@@ -34,3 +34,33 @@ extension IndexConfiguration {
         return result
     }
 }
+
+extension IndexConfiguration {
+    /// `self` with what `missing` asks for, so the query that lacked it is served: a
+    /// composite is appended unless an index with the same key is already defined; a
+    /// single-field setting is added to the field's own override, or to a new override that
+    /// starts from the settings the field has now (automatic or inherited), because an
+    /// override replaces them (docs/reference/indexes.md §2.2). Used by
+    /// `hearth indexes suggest`, where `merging` alone would keep the app's older override.
+    public func adding(_ missing: MissingIndex) -> IndexConfiguration {
+        var result = self
+        switch missing {
+        case .composite(let index):
+            let key = index.normalizedFields
+            if !indexes.contains(where: {
+                $0.collectionGroup == index.collectionGroup && $0.queryScope == index.queryScope && $0.normalizedFields == key
+            }) {
+                result.indexes.append(index)
+            }
+        case .singleField(let group, let field, let setting):
+            if let i = fieldOverrides.firstIndex(where: { $0.collectionGroup == group && $0.fieldPath == field }) {
+                if !fieldOverrides[i].indexes.contains(setting) { result.fieldOverrides[i].indexes.append(setting) }
+            } else {
+                var settings = singleFieldIndexes(collectionGroup: group, field: field)
+                if !settings.contains(setting) { settings.append(setting) }
+                result.fieldOverrides.append(FieldOverride(collectionGroup: group, fieldPath: field, indexes: settings))
+            }
+        }
+        return result
+    }
+}
