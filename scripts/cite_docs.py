@@ -58,6 +58,7 @@ DOCS = {
     "firestore-interfaces": "firestore-wire.md",
     "grpc-and-listen": "grpc-and-listen.md",
     "security-rules": "security-rules.md",
+    "indexes": "indexes.md",
 }
 NEW_NAME = {v[:-3]: k for k, v in DOCS.items()}  # "firestore-wire" -> "firestore-interfaces"
 # The app's design document ("DESIGN §N", "seed DESIGN §N") -> its restatement.

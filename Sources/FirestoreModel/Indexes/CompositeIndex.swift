@@ -48,8 +48,9 @@ public struct IndexField: Sendable, Hashable {
 /// collection or collection-group scope.
 ///
 /// Every Firestore index ends with `__name__`; when `fields` does not name it, it is implied
-/// with the direction of the last ordered field (ascending when there is none).
-/// Source: Firestore Admin API v1 `Index`; docs/reference/indexes.md.
+/// with the direction of the last field, ascending when that field is `CONTAINS` (or there is
+/// none).
+/// Source: Firestore Admin API v1 `Index.fields`; docs/reference/indexes.md §4.
 public struct CompositeIndex: Sendable, Hashable, CustomStringConvertible {
     /// The collection id (`collectionGroup` in `firestore.indexes.json`).
     public var collectionGroup: String
@@ -66,10 +67,10 @@ public struct CompositeIndex: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `fields` ending with `__name__`: the explicit one, or one implied in the direction of
-    /// the last ordered field (ascending when none). This is the index's key order.
+    /// the last field (ascending when it is `CONTAINS` or absent). This is the index's key order.
     public var normalizedFields: [IndexField] {
         if let last = fields.last, last.fieldPath.isDocumentKey { return fields }
-        let direction = fields.last { $0.kind != .arrayContains }?.kind ?? .ascending
+        let direction: IndexField.Kind = fields.last?.kind == .descending ? .descending : .ascending
         return fields + [IndexField(.documentKey, direction)]
     }
 

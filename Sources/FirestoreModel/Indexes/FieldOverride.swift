@@ -30,12 +30,16 @@ public struct FieldOverride: Sendable, Hashable {
     public var fieldPath: FieldPath
     /// The single-field indexes kept instead of the automatic ones.
     public var indexes: [SingleFieldIndexSetting]
+    /// True when the field is the collection's time-to-live field (`"ttl": true`). Hearth
+    /// keeps it for the file's round trip; it does not expire documents.
+    public var ttl: Bool
 
     /// Creates an override.
-    public init(collectionGroup: String, fieldPath: FieldPath, indexes: [SingleFieldIndexSetting]) {
+    public init(collectionGroup: String, fieldPath: FieldPath, indexes: [SingleFieldIndexSetting], ttl: Bool = false) {
         self.collectionGroup = collectionGroup
         self.fieldPath = fieldPath
         self.indexes = indexes
+        self.ttl = ttl
     }
 }
 
@@ -52,10 +56,15 @@ public struct IndexConfiguration: Sendable, Hashable {
         self.fieldOverrides = fieldOverrides
     }
 
-    /// The single-field indexes `field` of collection id `collectionGroup` has: the override's
-    /// when one exists, else `SingleFieldIndexSetting.automatic`.
+    /// The single-field indexes `field` of collection id `collectionGroup` has: those of the
+    /// most specific override of the field or of a map field containing it (subfields inherit
+    /// a map field's exemption), else `SingleFieldIndexSetting.automatic`.
+    /// Source: docs/reference/indexes.md §2.2.
     public func singleFieldIndexes(collectionGroup: String, field: FieldPath) -> [SingleFieldIndexSetting] {
-        fieldOverrides.first { $0.collectionGroup == collectionGroup && $0.fieldPath == field }?.indexes
-            ?? SingleFieldIndexSetting.automatic
+        var best: FieldOverride?
+        for o in fieldOverrides where o.collectionGroup == collectionGroup && o.fieldPath.isPrefix(of: field) {
+            if best.map({ o.fieldPath.segments.count > $0.fieldPath.segments.count }) ?? true { best = o }
+        }
+        return best?.indexes ?? SingleFieldIndexSetting.automatic
     }
 }

@@ -27,10 +27,14 @@ extension JSONValue {
 }
 
 /// A recursive-descent RFC 8259 reader over a byte buffer (no I/O, no Foundation).
-private struct JSONParser {
+///
+/// `valueStarts`, when not nil, collects the byte offset of every value in pre-order
+/// (`JSONValue.parseLocated`); the REST path leaves it nil and pays one nil check per value.
+struct JSONParser {
     let bytes: [UInt8]
     let maxDepth: Int
     var index = 0
+    var valueStarts: [Int]?
 
     init(bytes: [UInt8], maxDepth: Int) {
         self.bytes = bytes
@@ -63,6 +67,7 @@ private struct JSONParser {
     /// value = false / null / true / object / array / number / string
     mutating func parseValue(depth: Int) throws(FirestoreError) -> JSONValue {
         guard index < bytes.count else { throw fail("unexpected end of input") }
+        valueStarts?.append(index)
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
         case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
