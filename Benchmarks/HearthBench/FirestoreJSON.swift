@@ -52,6 +52,21 @@ enum FirestoreJSON {
         """
     }
 
+    /// `group == 3 ORDER BY n DESC LIMIT 20` over `items` (issue 13's `where bucket == 3 order
+    /// by i desc limit 20`: one equality, the order on another field, a limit).
+    static let equalityOrderQuery = """
+        {"structuredQuery":{"from":[{"collectionId":"\(queryCollection)"}],\
+        "where":{"fieldFilter":{"field":{"fieldPath":"group"},"op":"EQUAL","value":{"integerValue":"3"}}},\
+        "orderBy":[{"field":{"fieldPath":"n"},"direction":"DESCENDING"}],"limit":20}}
+        """
+
+    /// The `firestore.indexes.json` with the composite index `equalityOrderQuery` needs in
+    /// production: `items (group ASC, n DESC)`.
+    static let equalityOrderIndexes = """
+        {"indexes":[{"collectionGroup":"\(queryCollection)","queryScope":"COLLECTION","fields":[\
+        {"fieldPath":"group","order":"ASCENDING"},{"fieldPath":"n","order":"DESCENDING"}]}],"fieldOverrides":[]}
+        """
+
     /// Writes `count` items (`items/item00000042`) in commits of 500 writes to `baseURL`.
     /// - Throws: `BenchError.badResponse` when a commit fails.
     static func seedItems(_ count: Int, baseURL: String) async throws(BenchError) {

@@ -4,16 +4,17 @@ import Hearth
 /// Hearth started in-process, the way `hearth start` runs it: SQLite store in a scratch file
 /// (`synchronous=FULL`, the default) or `--in-memory` (a private temporary SQLite file with
 /// `synchronous=OFF`), no rules file (open rules; the load uses `Bearer owner` anyway),
-/// request log off, Firestore on an ephemeral loopback port.
+/// request log off, Firestore on an ephemeral loopback port; optionally a `firestore.indexes.json`.
 final class HearthUnderTest: Sendable {
     /// The running app.
     let app: HearthApp
     /// `http://127.0.0.1:<port>`.
     let baseURL: String
 
-    /// Writes an empty `firebase.json` in `directory`, opens the store there and starts serving.
+    /// Writes a `firebase.json` in `directory` (naming `indexes`, written as
+    /// `firestore.indexes.json`, when given), opens the store there and starts serving.
     /// - Throws: `BenchError.childFailed` when Hearth cannot start.
-    init(directory: URL, inMemory: Bool = false) async throws(BenchError) {
+    init(directory: URL, inMemory: Bool = false, indexes: String? = nil) async throws(BenchError) {
         let dir = directory.appendingPathComponent(inMemory ? "hearth-in-memory" : "hearth")
         var options = StartOptions()
         options.project = "bench"
@@ -30,7 +31,12 @@ final class HearthUnderTest: Sendable {
         options.inMemory = inMemory
         do {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            try Data("{}".utf8).write(to: dir.appendingPathComponent("firebase.json"))
+            var config = "{}"
+            if let indexes {
+                try Data(indexes.utf8).write(to: dir.appendingPathComponent("firestore.indexes.json"))
+                config = #"{"firestore":{"indexes":"firestore.indexes.json"}}"#
+            }
+            try Data(config.utf8).write(to: dir.appendingPathComponent("firebase.json"))
             app = try HearthApp(options: options)
             let ports = try await app.start()
             baseURL = "http://127.0.0.1:\(ports.firestore)"

@@ -1,7 +1,10 @@
 import Foundation
 
 /// Issue 2, over HTTP: GetDocument, Commit and a 100-document RunQuery on Hearth, the official
-/// emulator and nginx answering Hearth's own response bytes — all hit by the same `wrk`.
+/// emulator and nginx answering Hearth's own response bytes — all hit by the same `wrk`; and
+/// issue 13's equality + order-by query on a composite index (`equalityOrderQuery`), which
+/// Hearth serves from the index that `firestore.indexes.json` defines and the emulator
+/// answers by scanning.
 struct RESTSection {
     /// Run settings.
     let options: BenchOptions
@@ -32,7 +35,7 @@ struct RESTSection {
         progress("rest: starting Hearth")
         let hearth: HearthUnderTest
         do {
-            hearth = try await HearthUnderTest(directory: scratch)
+            hearth = try await HearthUnderTest(directory: scratch, indexes: FirestoreJSON.equalityOrderIndexes)
         } catch {
             table.notes.append("not measured: \(error)")
             return table
@@ -45,6 +48,8 @@ struct RESTSection {
 
         // Hearth's own answers: the bytes nginx will serve.
         var nginx: NginxBaseline?
+        // A second nginx answers the composite-index query's 20 documents.
+        var nginxIndexed: NginxBaseline?
         var nginxError = "not measured"
         do {
             progress("rest: seeding Hearth (\(Self.queryDocuments) items)")
@@ -64,6 +69,11 @@ struct RESTSection {
                 "response sizes from Hearth: GetDocument \(getBody.count) B, Commit \(commitBody.utf8.count) B, RunQuery \(queryAnswer.utf8.count) B (\(returned) documents of \(Self.queryDocuments)).")
             progress("rest: starting nginx")
             nginx = try await NginxBaseline(getBody: getBody, commitBody: commitBody, runQueryBody: queryAnswer, directory: scratch)
+            let indexedAnswer = try await SimpleHTTP.expectOK("POST", hearth.baseURL + queryPath, json: FirestoreJSON.equalityOrderQuery).text
+            let indexedReturned = indexedAnswer.components(separatedBy: "\"document\"").count - 1
+            if indexedReturned != 20 { table.notes.append("Hearth's composite-index RunQuery returned \(indexedReturned) documents, expected 20") }
+            nginxIndexed = try await NginxBaseline(
+                getBody: getBody, commitBody: commitBody, runQueryBody: indexedAnswer, directory: scratch.appendingPathComponent("indexed"))
         } catch {
             nginxError = "failed"
             table.notes.append("nginx / Hearth set-up: \(error)")
@@ -98,8 +108,10 @@ struct RESTSection {
             ("GetDocument", Wrk.Workload(method: "GET", path: docPath)),
             ("Commit (1 new doc)", Wrk.Workload(method: "POST", path: commitPath, body: FirestoreJSON.commitWorkloadBody, uniqueMarker: FirestoreJSON.uniqueMarker)),
             ("RunQuery (100 of 10k)", Wrk.Workload(method: "POST", path: queryPath, body: queryBody)),
+            ("RunQuery (group == 3 order by n desc limit 20, of 10k)", Wrk.Workload(method: "POST", path: queryPath, body: FirestoreJSON.equalityOrderQuery)),
         ]
         for (name, workload) in workloads {
+            let baseline = workload.body == FirestoreJSON.equalityOrderQuery ? nginxIndexed : nginx
             progress("rest: \(name) on Hearth")
             let h = await measure(wrk, workload, baseURL: hearth.baseURL, into: &table, server: "Hearth")
             var e = [Cell](repeating: .unavailable(emulatorError), count: 3)
@@ -108,9 +120,9 @@ struct RESTSection {
                 e = await measure(wrk, workload, baseURL: emulator.baseURL, into: &table, server: "emulator")
             }
             var n = [Cell](repeating: .unavailable(nginxError), count: 3)
-            if let nginx {
+            if let baseline {
                 progress("rest: \(name) on nginx")
-                n = await measure(wrk, workload, baseURL: nginx.baseURL, into: &table, server: "nginx")
+                n = await measure(wrk, workload, baseURL: baseline.baseURL, into: &table, server: "nginx")
             }
             for (i, figure) in ["throughput", "p50 latency", "p99 latency"].enumerated() {
                 table.rows.append(BenchRow(figure: "\(name) \(figure)", hearth: h[i], emulator: e[i], baseline: n[i]))
@@ -137,6 +149,9 @@ struct RESTSection {
         table.notes.append("nginx answers Hearth's bytes without parsing the request or touching storage: the floor of HTTP on this machine.")
         if let emulator { await emulator.stop() }
         if let nginx { await nginx.stop() }
+        if let nginxIndexed { await nginxIndexed.stop() }
+        table.notes.append(
+            "the composite-index query: Hearth reads the index items (group ASC, n DESC, __name__ DESC) defined in its firestore.indexes.json; the emulator has no index and scans; nginx answers Hearth's 20 documents.")
         await hearth.stop()
         return table
     }

@@ -27,7 +27,7 @@ public struct FirestorePortHandler: HTTPHandler {
                 request.headers["access-control-request-headers"] ?? "authorization, content-type, x-goog-api-client")
             response.headers.add("access-control-max-age", "3600")
         } else if request.path.hasPrefix("/v1/") || request.path.hasPrefix("/v1beta1/") {
-            response = rest.handle(request)
+            response = admin.handleIndexRequest(request) ?? rest.handle(request)
         } else if request.path.hasPrefix("/emulator/") {
             response = admin.handle(request)
         } else if request.path == "/" && request.method == "GET" {

@@ -17,17 +17,31 @@ extension FirestoreEngine {
         _ target: QueryTarget, aggregations: [Aggregation], in database: DatabaseID,
         consistency: ReadConsistency = .strong, auth: AuthContext
     ) throws(FirestoreError) -> ReadResult<[String: Value]> {
+        let r = try explainAggregation(target, aggregations: aggregations, in: database, consistency: consistency, auth: auth)
+        return ReadResult(value: r.value.fields, readTime: r.readTime, transaction: r.transaction)
+    }
+
+    /// `runAggregation`, also reporting what the store read (explain, the request log).
+    /// - Throws: as `runAggregation`.
+    public func explainAggregation(
+        _ target: QueryTarget, aggregations: [Aggregation], in database: DatabaseID,
+        consistency: ReadConsistency = .strong, auth: AuthContext
+    ) throws(FirestoreError) -> ReadResult<(fields: [String: Value], statistics: QueryStatistics)> {
         try Aggregation.validate(aggregations)
         try validate(target)
+        // The index the client's query needs, not the scan's implicit order.
+        try prepareQuery(target, in: database)
         let scan = QueryTarget(parent: target.parent, query: target.query.scanned(for: aggregations))
-        return try read(database, consistency) { (view, readTime) throws(FirestoreError) -> [String: Value] in
+        return try read(database, consistency) {
+            (view, readTime) throws(FirestoreError) -> (fields: [String: Value], statistics: QueryStatistics) in
             // Rules see the query as the client sent it, not the scan's implicit order.
             try authorizeList(target, database: database, auth: auth, time: readTime, view: view)
-            let documents = try view.snapshot.runQuery(scan, in: database).documents
+            var statistics = QueryStatistics()
+            let documents = try view.snapshot.runQuery(scan, in: database, statistics: &statistics).documents
             if view.recording { for d in documents { view.record(d.path, d) } }
             var out: [String: Value] = [:]
             for a in aggregations { out[a.alias] = Self.aggregate(a.kind, over: documents) }
-            return out
+            return (out, statistics)
         }
     }
 

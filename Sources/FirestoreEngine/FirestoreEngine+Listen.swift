@@ -17,6 +17,14 @@ extension FirestoreEngine {
     }
 
     func addListenTarget(_ spec: ListenTargetSpec, to session: ListenSession) {
+        // Index checks take the writer lock to build indexes, so they run before it is held.
+        var refused: FirestoreError?
+        if case .query(let target) = spec.kind {
+            do throws(FirestoreError) {
+                try validate(target)
+                try prepareQuery(target, in: session.database)
+            } catch { refused = error }
+        }
         writer.withLock { state in
             guard !session.closed else { return }
             let database = session.database
@@ -41,6 +49,7 @@ extension FirestoreEngine {
                 switch spec.kind {
                 case .query(let target):
                     try validate(target)
+                    if let refused { throw refused }
                     try authorizeList(target, database: database, auth: session.auth, time: readTime, view: view)
                     matches = try snapshot.runQuery(target, in: database).documents
                 case .documents(let paths):

@@ -45,15 +45,28 @@ extension FirestoreEngine {
     /// RunQuery: the documents of `target` and how many `offset` skipped.
     /// - Throws: `.invalidArgument` for invalid queries; `.permissionDenied` when the rules
     ///   cannot be proven for every possible result ("rules are not filters").
+    ///   `.failedPrecondition` when the query lacks an index and `indexes.requireIndexes` is on.
     public func runQuery(
         _ target: QueryTarget, in database: DatabaseID, consistency: ReadConsistency = .strong, auth: AuthContext
     ) throws(FirestoreError) -> ReadResult<(documents: [Document], skipped: Int)> {
+        let r = try explainQuery(target, in: database, consistency: consistency, auth: auth)
+        return ReadResult(value: (r.value.documents, r.value.skipped), readTime: r.readTime, transaction: r.transaction)
+    }
+
+    /// `runQuery`, also reporting what the store read to answer (explain, the request log).
+    /// - Throws: as `runQuery`.
+    public func explainQuery(
+        _ target: QueryTarget, in database: DatabaseID, consistency: ReadConsistency = .strong, auth: AuthContext
+    ) throws(FirestoreError) -> ReadResult<(documents: [Document], skipped: Int, statistics: QueryStatistics)> {
         try validate(target)
-        return try read(database, consistency) { (view, readTime) throws(FirestoreError) -> (documents: [Document], skipped: Int) in
+        try prepareQuery(target, in: database)
+        return try read(database, consistency) {
+            (view, readTime) throws(FirestoreError) -> (documents: [Document], skipped: Int, statistics: QueryStatistics) in
             try authorizeList(target, database: database, auth: auth, time: readTime, view: view)
-            let r = try view.snapshot.runQuery(target, in: database)
+            var statistics = QueryStatistics()
+            let r = try view.snapshot.runQuery(target, in: database, statistics: &statistics)
             if view.recording { for d in r.documents { view.record(d.path, d) } }
-            return r
+            return (r.documents, r.skipped, statistics)
         }
     }
 

@@ -26,6 +26,8 @@ public final class FirestoreEngine: Sendable {
     let listenRoutes: Mutex<ListenRoutes>
     /// How long superseded document versions stay readable at a `read_time` (production: one hour).
     public let versionRetention: Duration
+    /// Index definitions, `--require-indexes`, and the missing indexes seen.
+    public let indexes: IndexCatalog
 
     struct WriterState {
         /// Greatest commit time issued; commits are strictly increasing.
@@ -45,13 +47,16 @@ public final class FirestoreEngine: Sendable {
     ///   - policy: the access policy for every project (security rules, or open).
     ///   - clock: the wall clock in UTC; defaults to the system clock with microsecond precision.
     ///   - versionRetention: how far back `read_time` reads reach (`defaultVersionRetention`).
+    ///   - indexes: the index catalog (definitions and whether missing indexes are refused).
     /// - Throws: `.internalError` when the store cannot report its last commit time.
     public init(
         store: any DocumentStore, policy: any AccessPolicy = OpenAccessPolicy(),
         clock: @escaping @Sendable () -> Timestamp = FirestoreEngine.systemClock,
-        versionRetention: Duration = FirestoreEngine.defaultVersionRetention
+        versionRetention: Duration = FirestoreEngine.defaultVersionRetention,
+        indexes: IndexCatalog = IndexCatalog()
     ) throws(FirestoreError) {
         self.store = store
+        self.indexes = indexes
         self.clock = clock
         self.versionRetention = versionRetention
         let last = try store.lastCommitTime() ?? Timestamp(seconds: 0, nanos: 0)

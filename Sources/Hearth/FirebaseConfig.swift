@@ -29,6 +29,9 @@ public struct FirebaseConfig: Sendable {
     public var rulesFile: String?
     /// Absolute path of the indexes file, if configured.
     public var indexesFile: String?
+    /// `emulators.firestore.requireIndexes` (Hearth's own setting): refuse queries production
+    /// refuses for a missing index. Default false, as the emulator.
+    public var requireIndexes = false
 
     /// Defaults of firebase-tools `constants.ts`.
     public static func defaults(directory: String) -> FirebaseConfig {
@@ -66,6 +69,10 @@ public struct FirebaseConfig: Sendable {
             return out
         }
         config.firestore = try endpoint("firestore", config.firestore)
+        if let r = (emulators["firestore"] as? [String: Any])?["requireIndexes"] {
+            guard let b = r as? Bool else { throw ConfigError("\(path): emulators.firestore.requireIndexes must be true or false") }
+            config.requireIndexes = b
+        }
         config.functions = try endpoint("functions", config.functions)
         config.auth = try endpoint("auth", config.auth)
         config.hub = try endpoint("hub", config.hub)

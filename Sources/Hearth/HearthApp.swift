@@ -21,6 +21,8 @@ public final class HearthApp: Sendable {
     public let engine: FirestoreEngine
     /// Security rules state (file, hot reload, PUT endpoint, coverage, explanations).
     public let rules: RulesController
+    /// Index definitions (firestore.indexes.json, the Admin API) and the missing indexes seen.
+    public let indexes: IndexesController
     let firestoreServer: HTTPServer
     /// The in-process Functions host (the app's callables, schedules, triggers, FCM outbox).
     public let functions: FunctionsHost
@@ -30,7 +32,8 @@ public final class HearthApp: Sendable {
     let functionsTask = Mutex<Task<Void, Never>?>(nil)
     /// Drops document versions older than the retention window while the server runs.
     let versionCollector = Mutex<Task<Void, Never>?>(nil)
-    let watcher: RulesFileWatcher?
+    /// Reload the rules and the indexes files on change.
+    let watchers: [ConfigFileWatcher]
     /// Auth emulator, hub, import/export (issue 6).
     let suite: EmulatorSuite
 
@@ -68,21 +71,33 @@ public final class HearthApp: Sendable {
             dataDescription = path
         }
         try EmulatorSuite.importIfRequested(options, into: store)
+        let catalog = IndexCatalog(
+            requireIndexes: options.requireIndexes ?? config.requireIndexes,
+            message: IndexesController.productionMessage,
+            warn: { HearthLog.error($0) })
         let engine = try FirestoreEngine(
-            store: store, versionRetention: options.versionRetention ?? FirestoreEngine.defaultVersionRetention)
+            store: store, versionRetention: options.versionRetention ?? FirestoreEngine.defaultVersionRetention,
+            indexes: catalog)
         self.engine = engine
         let rules = RulesController(engine: engine, log: { HearthLog.info($0) })
         self.rules = rules
+        var watchers: [ConfigFileWatcher] = []
         if let file = config.rulesFile {
             try rules.loadDefault(fromFile: file)
-            watcher = RulesFileWatcher(path: file, rules: rules)
+            watchers.append(ConfigFileWatcher(path: file, role: "rules") { try rules.loadDefault(fromFile: file) })
         } else {
             HearthLog.info("hearth: no Firestore rules file in firebase.json: every request is allowed (open rules)")
-            watcher = nil
         }
-        let handler = FirestorePortHandler(
-            rest: FirestoreRESTService(engine: engine), admin: EmulatorAdmin(engine: engine, rules: rules))
+        let indexes = IndexesController(engine: engine, log: { HearthLog.info($0) })
+        self.indexes = indexes
+        if let file = config.indexesFile {
+            try indexes.loadDefault(fromFile: file)
+            watchers.append(ConfigFileWatcher(path: file, role: "indexes") { try indexes.loadDefault(fromFile: file) })
+        }
+        self.watchers = watchers
         let requestLog = Self.requestLog("firestore", quiet: options.quiet)
+        let handler = FirestorePortHandler(
+            rest: FirestoreRESTService(engine: engine, queryLog: requestLog), admin: EmulatorAdmin(engine: engine, rules: rules, indexes: indexes))
         let grpc = FirestoreGRPCService(engine: engine, log: requestLog)
         firestoreServer = HTTPServer(
             configuration: HTTPServerConfiguration.googleShaped(host: config.firestore.host, port: config.firestore.port),
@@ -160,14 +175,14 @@ public final class HearthApp: Sendable {
             }
         }
         let more = try await suite.start(firestorePort: port)
-        watcher?.start()
+        for w in watchers { w.start() }
         HearthLog.info("hearth: ready")
         return BoundPorts(firestore: port, functions: functionsPort, auth: more.auth, hub: more.hub)
     }
 
     /// Stops accepting, lets in-flight requests finish, closes the database.
     public func stop() async {
-        watcher?.stop()
+        for w in watchers { w.stop() }
         functionsTask.withLock { $0?.cancel() }
         versionCollector.withLock { $0?.cancel() }
         await functionsServer?.shutdown()

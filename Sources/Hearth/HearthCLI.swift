@@ -27,6 +27,8 @@ public enum HearthCLI {
                 status = try ExportCommand.run(Array(args.dropFirst()))
             case "demo":
                 status = try await DemoCommand.run(Array(args.dropFirst()))
+            case "indexes":
+                status = try await IndexesCommand.run(Array(args.dropFirst()))
             case nil, "help", "--help", "-h":
                 print(usage)
                 status = args.isEmpty ? 2 : 0
@@ -62,12 +64,20 @@ public enum HearthCLI {
               [--import DIR] [--export-on-exit [DIR]] [--hub-port N]: load / save a Hearth export.
               [--version-retention 1h]: how far back read_time reads reach (s, m, h, d; default 1h;
               0 keeps no versions). [--quiet]: no line per request (denials are still logged).
+              [--require-indexes]: refuse, as production does, queries lacking an index (FAILED_PRECONDITION
+              with the console link); also emulators.firestore.requireIndexes in firebase.json. Off: run
+              them and warn once per missing index.
           exec [start options] -- COMMAND [ARG…]
               Start the emulators (in memory unless --data), run COMMAND with FIRESTORE_EMULATOR_HOST,
               FIREBASE_AUTH_EMULATOR_HOST, FIREBASE_EMULATOR_HUB, GCLOUD_PROJECT set; exit with its status.
           export DIR [--config firebase.json] [--data FILE] [--project ID] [--database ID]
               Write the data file's documents and Auth accounts to DIR (Hearth export format).
           demo [--config firebase.json] [--keep]   Play the app's traffic on in-memory emulators; report.
+          indexes list|suggest|check [--config firebase.json] [--project ID] [--emulator HOST:PORT] [--out FILE]
+              list: the app's firestore.indexes.json and what a running Hearth holds. suggest: that file
+              merged with the indexes the queries since start lacked (stdout or --out). check: exit 1 when
+              a query since start lacked an index (CI). The server: --emulator, FIRESTORE_EMULATOR_HOST,
+              else firebase.json's Firestore address.
           rules test DIR
               Run the rules test suites in DIR in-process; non-zero exit on any failure.
         """

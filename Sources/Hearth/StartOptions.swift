@@ -31,6 +31,10 @@ public struct StartOptions: Sendable {
     /// `--export-on-exit [DIR]`: export on clean shutdown to DIR; `""` = the `--import` directory.
     public var exportOnExit: String?
     // Issue 6: end
+    /// `--require-indexes`: refuse, as production does, queries that lack an index
+    /// (`FAILED_PRECONDITION` with the console link). Nil = `firebase.json`'s
+    /// `emulators.firestore.requireIndexes`, default off as the emulator.
+    public var requireIndexes: Bool?
     /// Arguments left after options (for `exec`: the command after `--`).
     public var rest: [String] = []
 
@@ -73,6 +77,7 @@ public struct StartOptions: Sendable {
             case "--config", "-c": o.configPath = try value(arg)
             case "--data": o.dataPath = try value(arg)
             case "--in-memory": o.inMemory = true
+            case "--require-indexes": o.requireIndexes = true
             case "--quiet", "-q": o.quiet = true
             case "--host": o.host = try value(arg)
             case "--firestore-port", "--port": o.firestorePort = try port(arg)

@@ -7,17 +7,47 @@ import HTTPServer
 /// `DELETE /emulator/v1/projects/{p}/databases/{d}/documents` clears a database;
 /// `PUT …/projects/{p}:securityRules` replaces the rules; `GET …:ruleCoverage[.html]`;
 /// Hearth's own `GET …/projects/{p}:ruleExplanations` returns the latest denials explained, and
-/// `GET /emulator/v1/stats` what the engine holds (open listen sessions, transactions).
+/// `GET /emulator/v1/stats` what the engine holds (open listen sessions, transactions), and
+/// `GET|DELETE …/projects/{p}:missingIndexes` the indexes queries lacked since start.
+/// It also answers the Firestore Admin API's index endpoints
+/// (`/v1/projects/{p}/databases/{d}/collectionGroups/{g}/indexes…`, docs/reference/indexes.md).
 public struct EmulatorAdmin: Sendable {
     /// The engine to clear.
     public let engine: FirestoreEngine
     /// Rules management, when rules are configured.
     public let rules: RulesController
+    /// Index definitions and the missing indexes seen.
+    public let indexes: IndexesController
 
     /// Creates the admin endpoints.
-    public init(engine: FirestoreEngine, rules: RulesController) {
+    public init(engine: FirestoreEngine, rules: RulesController, indexes: IndexesController) {
         self.engine = engine
         self.rules = rules
+        self.indexes = indexes
+    }
+
+    /// `(database, collection group, index id)` when `path` is an Admin API index path.
+    static func indexPath(_ path: String) -> (DatabaseID, String, String?)? {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // ["", "v1", "projects", p, "databases", d, "collectionGroups", g, "indexes", id?]
+        guard segments.count == 9 || segments.count == 10, segments[0].isEmpty, segments[1] == "v1",
+            segments[2] == "projects", segments[4] == "databases", segments[6] == "collectionGroups", segments[8] == "indexes",
+            let project = PercentEncoding.decode(segments[3]), let database = PercentEncoding.decode(segments[5]),
+            let group = PercentEncoding.decode(segments[7]), !project.isEmpty, !database.isEmpty, !group.isEmpty
+        else { return nil }
+        let id = segments.count == 10 ? PercentEncoding.decode(segments[9]) : nil
+        if segments.count == 10, id?.isEmpty ?? true { return nil }
+        return (DatabaseID(project: project, database: database), group, id)
+    }
+
+    /// Answers an Admin API index request (`indexPath` matched).
+    public func handleIndexRequest(_ request: HTTPRequest) -> HTTPResponse? {
+        guard let (database, group, id) = Self.indexPath(request.path) else { return nil }
+        do throws(FirestoreError) {
+            return try indexes.handleAdmin(request, database: database, collectionGroup: group, indexID: id)
+        } catch {
+            return FirestoreRESTService.errorResponse(error)
+        }
     }
 
     /// Answers one `/emulator/…` request.
@@ -62,6 +92,10 @@ public struct EmulatorAdmin: Sendable {
                 return rules.explanations(project: project)
             case ("DELETE", "ruleExplanations"):
                 return rules.clearExplanations(project: project)
+            case ("GET", "missingIndexes"):
+                return indexes.missing(project: project)
+            case ("DELETE", "missingIndexes"):
+                return indexes.clearMissing()
             default:
                 throw FirestoreError(.notFound, "No emulator method \(request.method) :\(verb).")
             }

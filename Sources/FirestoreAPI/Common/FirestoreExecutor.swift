@@ -12,9 +12,15 @@ import FirestoreRPC
 public struct FirestoreExecutor: Sendable {
     /// The engine every request runs on.
     public let engine: FirestoreEngine
+    /// Receives one line per query run: the plan the store chose and what it scanned
+    /// (`EXPLAIN` in the request log).
+    public let queryLog: @Sendable (String) -> Void
 
     /// Creates an executor.
-    public init(engine: FirestoreEngine) { self.engine = engine }
+    public init(engine: FirestoreEngine, queryLog: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.engine = engine
+        self.queryLog = queryLog
+    }
 
     /// Runs `request` for `auth`.
     /// - Throws: the engine's `FirestoreError` (rules denials, preconditions, aborted
@@ -65,10 +71,7 @@ public struct FirestoreExecutor: Sendable {
         case .runQuery(let r):
             return .runQuery(try runQuery(r, auth: auth))
         case .runAggregationQuery(let r):
-            let read = try engine.runAggregation(
-                r.target, aggregations: r.aggregations, in: r.database, consistency: r.consistency, auth: auth)
-            return .runAggregationQuery(
-                RunAggregationQueryResponse(aggregateFields: read.value, transaction: read.transaction, readTime: read.readTime))
+            return .runAggregationQuery(try runAggregationQuery(r, auth: auth))
         case .partitionQuery(let r):
             // No partitions: legal, and clients then run the query as one partition.
             try engine.checkReadTime(r.readTime, in: r.database)
@@ -90,18 +93,45 @@ public struct FirestoreExecutor: Sendable {
         return ListDocumentsResponse(documents: items, nextPageToken: page.nextPageToken ?? "")
     }
 
-    /// RunQuery's messages: the begun transaction first (with the read time), then one per
-    /// document (the offset's skipped count on the first, `done` on the last), or one message
-    /// with the read time, the skipped count and `done` when nothing matched.
+    /// RunQuery's messages: the begun transaction first (with the read time), then the results
+    /// (`appendResults`).
+    ///
+    /// With `explainOptions`, the last message carries `explain_metrics`; without `analyze`
+    /// no document is returned (production plans the query and answers the plan only).
+    /// Source: docs/reference/firestore-wire.md §1.12.
     func runQuery(_ r: RunQueryRequest, auth: AuthContext) throws(FirestoreError) -> [RunQueryResponse] {
-        let read = try engine.runQuery(r.target, in: r.database, consistency: r.consistency, auth: auth)
+        let started = ContinuousClock.now
+        let read = try engine.explainQuery(r.target, in: r.database, consistency: r.consistency, auth: auth)
+        let elapsed = ContinuousClock.now - started
+        let statistics = read.value.statistics
+        logQuery(r.target, database: r.database, statistics: statistics, returned: read.value.documents.count, elapsed: elapsed)
         var messages: [RunQueryResponse] = []
         if let t = read.transaction {
             messages.append(RunQueryResponse(document: nil, transaction: t, readTime: read.readTime))
         }
+        if let explain = r.explainOptions {
+            let metrics = Self.explainMetrics(
+                statistics, analyze: explain.analyze, results: read.value.documents.count, aggregation: false, elapsed: elapsed)
+            if !explain.analyze {
+                messages.append(RunQueryResponse(document: nil, readTime: read.readTime, done: true, explainMetrics: metrics))
+                return messages
+            }
+            appendResults(read, select: r.target.query.select, to: &messages)
+            messages[messages.count - 1].explainMetrics = metrics
+            return messages
+        }
+        appendResults(read, select: r.target.query.select, to: &messages)
+        return messages
+    }
+
+    /// One message per document (the skipped count on the first, `done` on the last), or one
+    /// with the read time, the skipped count and `done` when nothing matched.
+    private func appendResults(
+        _ read: ReadResult<(documents: [Document], skipped: Int, statistics: QueryStatistics)>, select: [FieldPath]?,
+        to messages: inout [RunQueryResponse]
+    ) {
         let documents = read.value.documents
         let skipped = Int32(clamping: read.value.skipped)
-        let select = r.target.query.select
         for (i, d) in documents.enumerated() {
             messages.append(
                 RunQueryResponse(
@@ -111,7 +141,63 @@ public struct FirestoreExecutor: Sendable {
         if documents.isEmpty {
             messages.append(RunQueryResponse(document: nil, readTime: read.readTime, skippedResults: skipped, done: true))
         }
-        return messages
+    }
+
+    /// RunAggregationQuery's message: one value per alias, with `explain_metrics` when asked
+    /// (without `analyze`, the plan only and no result).
+    func runAggregationQuery(_ r: RunAggregationQueryRequest, auth: AuthContext) throws(FirestoreError)
+        -> RunAggregationQueryResponse
+    {
+        let started = ContinuousClock.now
+        let read = try engine.explainAggregation(
+            r.target, aggregations: r.aggregations, in: r.database, consistency: r.consistency, auth: auth)
+        let elapsed = ContinuousClock.now - started
+        let statistics = read.value.statistics
+        logQuery(r.target, database: r.database, statistics: statistics, returned: 1, elapsed: elapsed)
+        var response = RunAggregationQueryResponse(
+            aggregateFields: read.value.fields, transaction: read.transaction, readTime: read.readTime)
+        if let explain = r.explainOptions {
+            response.explainMetrics = Self.explainMetrics(
+                statistics, analyze: explain.analyze, results: 1, aggregation: true, elapsed: elapsed)
+            if !explain.analyze { response.aggregateFields = [:] }
+        }
+        return response
+    }
+
+    /// `explain_metrics` from what the store reported: the plan summary always, execution
+    /// statistics with `analyze`. Billing as production's report: a query bills its documents
+    /// returned, an aggregation its index entries (one read per 1,000), and either at least
+    /// one read (`min_query_cost`). Source: docs/reference/firestore-wire.md §1.12.
+    static func explainMetrics(
+        _ statistics: QueryStatistics, analyze: Bool, results: Int, aggregation: Bool, elapsed: Duration
+    ) -> ExplainMetrics {
+        let used = statistics.indexesUsed.isEmpty
+            ? [IndexUsage(queryScope: "Collection", properties: "(__name__ ASC)")] : statistics.indexesUsed
+        guard analyze else { return ExplainMetrics(indexesUsed: used) }
+        let entries = Int64(max(statistics.indexEntriesScanned, statistics.documentsScanned))
+        let documents = aggregation ? 0 : Int64(results)
+        let indexEntries = aggregation ? entries : 0
+        let reads = aggregation ? (entries + 999) / 1000 : documents
+        let stats = ExecutionStats(
+            resultsReturned: Int64(results), executionDuration: elapsed, readOperations: max(1, reads),
+            debugStats: DebugStats(
+                indexEntriesScanned: Int64(statistics.indexEntriesScanned), documentsScanned: Int64(statistics.documentsScanned),
+                billingDetails: BillingDetails(
+                    documentsBillable: documents, indexEntriesBillable: indexEntries, minQueryCost: reads == 0 ? 1 : 0)))
+        return ExplainMetrics(indexesUsed: used, executionStats: stats)
+    }
+
+    /// `query messages [bucket == 3] order by i desc limit 20: index messages (bucket ASC, i DESC, __name__ DESC) …; 20 index entries, 20 documents scanned, 20 returned, 0.4 ms`.
+    private func logQuery(
+        _ target: QueryTarget, database: DatabaseID, statistics: QueryStatistics, returned: Int, elapsed: Duration
+    ) {
+        let used = statistics.indexesUsed.map(\.properties).joined(separator: " + ")
+        let ms = ((elapsed / .milliseconds(1)) * 100).rounded() / 100
+        queryLog(
+            "EXPLAIN \(database.project) \(target.query.allDescendants ? "group " : "")\(target.query.collectionID): "
+                + "\(used.isEmpty ? "(__name__ ASC)" : used); plan \(statistics.plan); "
+                + "\(statistics.indexEntriesScanned) index entries, \(statistics.documentsScanned) documents scanned, "
+                + "\(returned) returned, \(ms) ms")
     }
 
     /// ListCollectionIds: the ids after `pageToken` (the last id of the previous page), at most

@@ -16,9 +16,9 @@ public struct FirestoreGRPCService: Sendable {
     /// Receives one line per finished call (`"/google.firestore.v1.Firestore/Commit" 0 1.2ms`).
     let log: @Sendable (String) -> Void
 
-    /// Creates the service.
+    /// Creates the service; `log` also receives each query's `EXPLAIN` line.
     public init(engine: FirestoreEngine, log: @escaping @Sendable (String) -> Void = { _ in }) {
-        self.executor = FirestoreExecutor(engine: engine)
+        self.executor = FirestoreExecutor(engine: engine, queryLog: log)
         self.log = log
     }
 

@@ -16,8 +16,10 @@ public struct FirestoreRESTService: Sendable {
     /// Runs every request.
     public let executor: FirestoreExecutor
 
-    /// Creates the service.
-    public init(engine: FirestoreEngine) { self.executor = FirestoreExecutor(engine: engine) }
+    /// Creates the service; `queryLog` receives each query's `EXPLAIN` line.
+    public init(engine: FirestoreEngine, queryLog: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.executor = FirestoreExecutor(engine: engine, queryLog: queryLog)
+    }
 
     /// Answers one request whose path starts with `/v1/` or `/v1beta1/`.
     ///

@@ -81,4 +81,17 @@ public struct CompositeIndex: Sendable, Hashable, CustomStringConvertible {
 
     /// `messages COLLECTION (bucket ASC, i DESC, __name__ DESC)`.
     public var description: String { "\(collectionGroup) \(queryScope.rawValue) \(properties)" }
+
+    /// Two definitions are the same index when they key the same fields: an explicit trailing
+    /// `__name__` in the implied direction changes nothing.
+    public static func == (a: CompositeIndex, b: CompositeIndex) -> Bool {
+        a.collectionGroup == b.collectionGroup && a.queryScope == b.queryScope && a.normalizedFields == b.normalizedFields
+    }
+
+    /// Hashes what `==` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(collectionGroup)
+        hasher.combine(queryScope)
+        hasher.combine(normalizedFields)
+    }
 }

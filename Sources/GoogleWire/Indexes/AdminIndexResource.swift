@@ -113,7 +113,7 @@ public struct AdminIndexResource: Sendable, Hashable {
         guard case .object = json else { throw .invalidArgument("Index must be a JSON object.") }
         var scope = IndexQueryScope.collection
         if let s = json["queryScope"] {
-            guard case .string(let text) = s, let sc = IndexQueryScope(rawValue: text) else {
+            guard let text = enumName(s, [1: "COLLECTION", 2: "COLLECTION_GROUP"]), let sc = IndexQueryScope(rawValue: text) else {
                 throw .invalidArgument("Invalid value for Index.queryScope: must be COLLECTION or COLLECTION_GROUP.")
             }
             scope = sc
@@ -125,15 +125,28 @@ public struct AdminIndexResource: Sendable, Hashable {
         for (i, f) in list.enumerated() {
             guard case .string(let p)? = f["fieldPath"] else { throw .invalidArgument("Index.fields[\(i)].fieldPath is required.") }
             let path = try FieldPath(parsing: p)
-            switch (f["order"], f["arrayConfig"]) {
-            case (.string("ASCENDING")?, nil): fields.append(IndexField(path, .ascending))
-            case (.string("DESCENDING")?, nil): fields.append(IndexField(path, .descending))
-            case (nil, .string("CONTAINS")?): fields.append(IndexField(path, .arrayContains))
+            let order = f["order"].map { enumName($0, [1: "ASCENDING", 2: "DESCENDING"]) }
+            let array = f["arrayConfig"].map { enumName($0, [1: "CONTAINS"]) }
+            switch (order, array) {
+            case ("ASCENDING"?, nil): fields.append(IndexField(path, .ascending))
+            case ("DESCENDING"?, nil): fields.append(IndexField(path, .descending))
+            case (nil, "CONTAINS"?): fields.append(IndexField(path, .arrayContains))
             default:
                 throw .invalidArgument(
                     "Index.fields[\(i)] needs exactly one of order (ASCENDING, DESCENDING) or arrayConfig (CONTAINS).")
             }
         }
         return CompositeIndex(collectionGroup: collectionGroup, queryScope: scope, fields: fields)
+    }
+
+    /// A proto3 JSON enum value: its name, or its number (what clients asking for
+    /// `enum-encoding=int`, as the Python Admin client's REST transport does, send); nil
+    /// for anything else.
+    static func enumName(_ value: JSONValue, _ names: [Int: String]) -> String? {
+        switch value {
+        case .string(let name): return name
+        case .number(let text): return Int(text).flatMap { names[$0] }
+        default: return nil
+        }
     }
 }

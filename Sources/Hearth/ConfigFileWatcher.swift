@@ -1,24 +1,30 @@
-import FirestoreAPI
 import Foundation
 import Synchronization
 
-/// Reloads the rules file when its modification time or size changes (polled every 500 ms).
-/// A file with errors is reported and the rules in force stay.
-final class RulesFileWatcher: Sendable {
+/// Reloads a configuration file (the rules, the indexes) when its modification time or size
+/// changes, polled every 500 ms. A file with errors is reported and what is in force stays.
+final class ConfigFileWatcher: Sendable {
+    /// The watched file.
     let path: String
-    let rules: RulesController
+    /// `rules`, `indexes`: how the log names the file's role.
+    let role: String
+    /// Loads the file and puts it in force; throws (with a message naming the line) when it
+    /// has errors.
+    let reload: @Sendable () throws -> Void
     let task = Mutex<Task<Void, Never>?>(nil)
 
-    init(path: String, rules: RulesController) {
+    init(path: String, role: String, reload: @escaping @Sendable () throws -> Void) {
         self.path = path
-        self.rules = rules
+        self.role = role
+        self.reload = reload
     }
 
     /// Starts polling. The polling task is unstructured because it lives as long as the
     /// server, not any request; `stop()` cancels it.
     func start() {
         let path = self.path
-        let rules = self.rules
+        let role = self.role
+        let reload = self.reload
         let t = Task.detached {
             var last = Self.stamp(path)
             while !Task.isCancelled {
@@ -27,9 +33,9 @@ final class RulesFileWatcher: Sendable {
                 if now != last {
                     last = now
                     do {
-                        try rules.loadDefault(fromFile: path)
+                        try reload()
                     } catch {
-                        HearthLog.error("rules: \(path) not reloaded, the rules in force stay:\n\(error)")
+                        HearthLog.error("\(role): \(path) not reloaded, the \(role) in force stay:\n\(error)")
                     }
                 }
             }

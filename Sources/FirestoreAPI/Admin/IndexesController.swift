@@ -1,0 +1,151 @@
+import FirestoreEngine
+import FirestoreModel
+import Foundation
+import GoogleWire
+import HTTPServer
+import ProtoWire
+import Synchronization
+
+/// The indexes in force: loaded from the file `firebase.json` names (`firestore.indexes`),
+/// hot reloaded, managed per project through the Firestore Admin API's index endpoints, and
+/// the missing indexes seen since start for `hearth indexes suggest` / `check`.
+///
+/// Indexes created through the Admin API belong to that project and last until restart; the
+/// file's indexes apply to every project without its own. Source: docs/reference/indexes.md.
+public final class IndexesController: Sendable {
+    let engine: FirestoreEngine
+    let log: @Sendable (String) -> Void
+    let state = Mutex<State>(State())
+
+    struct State {
+        /// The file's configuration (every project without its own).
+        var file = IndexConfiguration()
+        /// Projects changed through the Admin API.
+        var byProject: [String: IndexConfiguration] = [:]
+    }
+
+    /// Creates a controller that installs configurations into `engine`.
+    public init(engine: FirestoreEngine, log: @escaping @Sendable (String) -> Void) {
+        self.engine = engine
+        self.log = log
+    }
+
+    /// Production's `FAILED_PRECONDITION` text for `missing`, the index `target` lacks in
+    /// `database`, with the console link that creates it (for `IndexCatalog`).
+    public static let productionMessage: @Sendable (MissingIndex, QueryTarget, DatabaseID) -> String = { missing, target, database in
+        MissingIndexMessage.text(
+            for: missing, database: database,
+            multipleInequalityFields: IndexRequirement.hasInequalitiesOnSeveralFields(target.query))
+    }
+
+    /// Reads, validates and puts in force the `firestore.indexes.json` at `path`.
+    /// - Throws: `IndexesFileError` naming the line of the first mistake, or when the file
+    ///   cannot be read; the configuration in force stays.
+    public func loadDefault(fromFile path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw IndexesFileError(fileName: path, line: 0, column: 0, message: "cannot read the indexes file")
+        }
+        let configuration = try IndexesFile.decode([UInt8](data), fileName: path)
+        state.withLock { $0.file = configuration }
+        try engine.setIndexConfiguration(configuration)
+        log("indexes: loaded \(path) (\(configuration.indexes.count) composite, \(configuration.fieldOverrides.count) field overrides)")
+    }
+
+    /// The configuration in force for `project`.
+    public func configuration(forProject project: String) -> IndexConfiguration {
+        state.withLock { $0.byProject[project] ?? $0.file }
+    }
+
+    /// `GET /emulator/v1/projects/{p}:missingIndexes`: the indexes the queries since start
+    /// needed and lacked, each with its query count, and the `firestore.indexes.json` that adds them.
+    public func missing(project: String) -> HTTPResponse {
+        let misses = engine.indexes.misses().filter { $0.project == project }
+        // The configuration in force plus every missing index: what the app's file should say.
+        var suggestion = configuration(forProject: project)
+        for m in misses { suggestion = suggestion.adding(m.index) }
+        let suggested = (try? JSONValue.parse(Array(IndexesFile.encode(suggestion).utf8))) ?? .object([])
+        let body: JSONValue = .object([
+            "missing": .array(misses.map { .object(["index": .string($0.index.description), "queries": .integer(Int64($0.queries))]) }),
+            "suggested": suggested,
+        ])
+        return .json(200, body.serialized())
+    }
+
+    /// `DELETE /emulator/v1/projects/{p}:missingIndexes`: forgets the missing indexes seen.
+    public func clearMissing() -> HTTPResponse {
+        engine.indexes.clearMisses()
+        return .json(200, Array("{}".utf8))
+    }
+
+    // MARK: Admin API
+
+    /// Answers `…/v1/projects/{p}/databases/{d}/collectionGroups/{g}/indexes[/{id}]`:
+    /// list (`g` may be `-`), create (a finished long-running operation), get and delete.
+    /// - Throws: `.notFound` for an unknown index or method, `.invalidArgument` for a bad body,
+    ///   `.alreadyExists` when the same index exists.
+    func handleAdmin(
+        _ request: HTTPRequest, database: DatabaseID, collectionGroup: String, indexID: String?
+    ) throws(FirestoreError) -> HTTPResponse {
+        let project = database.project
+        let config = configuration(forProject: project)
+        switch (request.method, indexID) {
+        case ("GET", nil):
+            let listed = config.indexes.filter { collectionGroup == "-" || $0.collectionGroup == collectionGroup }
+            return .json(200, AdminIndexResource.listResponse(listed.map { Self.resource($0, in: database) }).serialized())
+        case ("POST", nil):
+            guard collectionGroup != "-" else { throw .invalidArgument("Creating an index needs a collection group id, not -.") }
+            let json: JSONValue
+            do { json = try JSONValue.parse(request.body) } catch { throw .invalidArgument("Invalid JSON body: \(error)") }
+            let index = try AdminIndexResource.decodeIndex(json, collectionGroup: collectionGroup)
+            guard !config.indexes.contains(index) else {
+                throw .init(.alreadyExists, "Index already exists.")
+            }
+            var next = config
+            next.indexes.append(index)
+            try install(next, project: project)
+            return .json(200, Self.resource(index, in: database).createOperation(operationID: Self.id(of: index)).serialized())
+        case ("GET", let id?):
+            guard let index = config.indexes.first(where: { Self.id(of: $0) == id && $0.collectionGroup == collectionGroup }) else {
+                throw .init(.notFound, "Index not found.")
+            }
+            return .json(200, Self.resource(index, in: database).json.serialized())
+        case ("DELETE", let id?):
+            guard config.indexes.contains(where: { Self.id(of: $0) == id && $0.collectionGroup == collectionGroup }) else {
+                throw .init(.notFound, "Index not found.")
+            }
+            var next = config
+            next.indexes.removeAll { Self.id(of: $0) == id }
+            try install(next, project: project)
+            return .json(200, Array("{}".utf8))
+        default:
+            throw .init(.notFound, "No index method \(request.method) \(request.path).")
+        }
+    }
+
+    private func install(_ configuration: IndexConfiguration, project: String) throws(FirestoreError) {
+        state.withLock { $0.byProject[project] = configuration }
+        try engine.setIndexConfiguration(configuration, forProject: project)
+    }
+
+    /// The Admin API resource of `index` in `database` (built before any answer: `READY`).
+    static func resource(_ index: CompositeIndex, in database: DatabaseID) -> AdminIndexResource {
+        AdminIndexResource(database: database, indexID: id(of: index), index: index)
+    }
+
+    /// A stable id from the definition (FNV-1a of its description, as 13 base-32 letters), so
+    /// that an index keeps its name across restarts. Production's ids are opaque too.
+    static func id(of index: CompositeIndex) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in index.description.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+        var out = "CI"
+        for _ in 0..<13 {
+            out.append(alphabet[Int(hash & 31)])
+            hash >>= 5
+        }
+        return out
+    }
+}

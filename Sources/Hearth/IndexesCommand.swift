@@ -1,0 +1,136 @@
+import FirestoreModel
+import Foundation
+import GoogleWire
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `hearth indexes list|suggest|check`: the app's index definitions beside what a running
+/// Hearth holds and what its queries lacked.
+///
+/// - `list`: the composite indexes and field overrides of `firestore.indexes.json`, then,
+///   when a Hearth is running, the composite indexes it holds (Admin API list).
+/// - `suggest [--out FILE]`: the app's file merged with the indexes the queries since the
+///   server started needed and lacked, as `firestore.indexes.json` (stdout, or FILE).
+/// - `check`: exits 1, naming each, when a query since start lacked an index; 0 otherwise.
+///
+/// The running server is found at `--emulator HOST:PORT`, else `FIRESTORE_EMULATOR_HOST`
+/// (set by `hearth exec`), else `firebase.json`'s Firestore address. Other options as `start`
+/// (`--config`, `--project`).
+enum IndexesCommand {
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        guard let verb = arguments.first, ["list", "suggest", "check"].contains(verb) else {
+            throw ConfigError("indexes: expected list, suggest or check")
+        }
+        var rest = Array(arguments.dropFirst())
+        let out = take("--out", from: &rest)
+        let emulator = take("--emulator", from: &rest)
+        let options = try StartOptions.parse(rest)
+        guard options.rest.isEmpty else { throw ConfigError("indexes \(verb): unexpected \(options.rest.joined(separator: " "))") }
+        let configPath = options.resolvedConfigPath()
+        let config = try configPath.map { try FirebaseConfig.load(path: $0) }
+            ?? FirebaseConfig.defaults(directory: FileManager.default.currentDirectoryPath)
+        let project = options.resolvedProject(configDirectory: config.directory)
+        let appFile = try config.indexesFile.map { path -> IndexConfiguration in
+            guard let data = FileManager.default.contents(atPath: path) else { throw ConfigError("\(path): cannot read the file") }
+            return try IndexesFile.decode([UInt8](data), fileName: path)
+        } ?? IndexConfiguration()
+        let address = emulator ?? ProcessInfo.processInfo.environment["FIRESTORE_EMULATOR_HOST"]
+            ?? "\(config.firestore.host):\(config.firestore.port)"
+
+        switch verb {
+        case "list":
+            print("defined in \(config.indexesFile.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "(no indexes file)"):")
+            for index in appFile.indexes { print("  \(index)") }
+            for o in appFile.fieldOverrides {
+                let settings = o.indexes.map { "\($0.queryScope.rawValue) \($0.kind.rawValue)" }.joined(separator: ", ")
+                print("  \(o.collectionGroup).\(o.fieldPath.canonical) single-field: \(settings.isEmpty ? "exempt (none)" : settings)")
+            }
+            if appFile.indexes.isEmpty && appFile.fieldOverrides.isEmpty { print("  (none)") }
+            guard let reply = try? await get(address, "/v1/projects/\(project)/databases/(default)/collectionGroups/-/indexes") else {
+                print("no Hearth running at \(address): only the file is listed")
+                return 0
+            }
+            print("held by Hearth at \(address) (project \(project)):")
+            let held = array(reply["indexes"])
+            for index in held {
+                if let decoded = try? AdminIndexResource.decode(index) { print("  \(decoded.index) \(decoded.state.rawValue)") }
+            }
+            if held.isEmpty { print("  (none)") }
+            return 0
+        case "suggest", "check":
+            let reply: JSONValue
+            do {
+                reply = try await get(address, "/emulator/v1/projects/\(project):missingIndexes")
+            } catch {
+                throw ConfigError("indexes \(verb): no Hearth answering at \(address) (\(error)); start one, or pass --emulator HOST:PORT")
+            }
+            let missing = array(reply["missing"])
+            if verb == "check" {
+                if missing.isEmpty {
+                    print("indexes: every query since start had the index production needs")
+                    return 0
+                }
+                HearthLog.error("indexes: \(missing.count) index(es) missing; production refuses these queries:")
+                for m in missing {
+                    HearthLog.error("  \(text(m["index"])) (\(text(m["queries"])) queries)")
+                }
+                HearthLog.error("run `hearth indexes suggest --out firestore.indexes.json` to add them")
+                return 1
+            }
+            // The server's suggestion is its configuration plus the missing indexes; the app's
+            // file is merged in first so its own spelling of each index wins.
+            let suggested = try IndexesFile.decode(reply["suggested"]?.serialized() ?? Array("{}".utf8), fileName: "suggestion")
+            let merged = appFile.merging(suggested)
+            let text = IndexesFile.encode(merged)
+            if let out {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: out))
+                HearthLog.info("indexes: wrote \(out) (\(merged.indexes.count) composite, \(merged.fieldOverrides.count) field overrides; \(missing.count) added)")
+            } else {
+                FileHandle.standardOutput.write(Data(text.utf8))
+            }
+            return 0
+        default:
+            return 2
+        }
+    }
+
+    static func array(_ value: JSONValue?) -> [JSONValue] {
+        if case .array(let items)? = value { return items }
+        return []
+    }
+
+    static func text(_ value: JSONValue?) -> String {
+        switch value {
+        case .string(let s)?: return s
+        case .number(let n)?: return n
+        default: return "?"
+        }
+    }
+
+    /// Removes `--name VALUE` (or `--name=VALUE`) from `arguments`, returning the value.
+    static func take(_ name: String, from arguments: inout [String]) -> String? {
+        if let i = arguments.firstIndex(where: { $0.hasPrefix(name + "=") }) {
+            let v = String(arguments[i].dropFirst(name.count + 1))
+            arguments.remove(at: i)
+            return v
+        }
+        guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return nil }
+        let v = arguments[i + 1]
+        arguments.removeSubrange(i...(i + 1))
+        return v
+    }
+
+    /// GETs `path` from the server at `address` (`host:port`) as the owner.
+    static func get(_ address: String, _ path: String) async throws -> JSONValue {
+        guard let url = URL(string: "http://\(address)\(path)") else { throw ConfigError("bad address \(address)") }
+        var request = URLRequest(url: url)
+        request.setValue("Bearer owner", forHTTPHeaderField: "Authorization")
+        request.setValue("close", forHTTPHeaderField: "Connection")
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard status == 200 else { throw ConfigError("\(path) answered HTTP \(status)") }
+        return try JSONValue.parse([UInt8](data))
+    }
+}
