@@ -106,8 +106,17 @@ def lenient(tmp_path_factory):
 
 
 def _client(server: Hearth, project: str = PROJECT) -> firestore.Client:
+    """A client of `server`; the client reads FIRESTORE_EMULATOR_HOST once, when made, and the
+    session's Hearth gets it back for the other modules' tests."""
+    saved = os.environ.get("FIRESTORE_EMULATOR_HOST")
     os.environ["FIRESTORE_EMULATOR_HOST"] = server.host
-    return firestore.Client(project=project, credentials=AnonymousCredentials())
+    try:
+        return firestore.Client(project=project, credentials=AnonymousCredentials())
+    finally:
+        if saved is None:
+            os.environ.pop("FIRESTORE_EMULATOR_HOST", None)
+        else:
+            os.environ["FIRESTORE_EMULATOR_HOST"] = saved
 
 
 def _seed(db: firestore.Client, n: int = 200) -> None:
