@@ -72,24 +72,12 @@ public protocol DocumentStore: Sendable {
     func defineCompositeIndexes(_ indexes: [CompositeIndex], project: String) throws(FirestoreError)
 }
 
-extension DocumentStore {
-    /// Stores without composite indexes answer every query by scanning.
-    public func defineCompositeIndexes(_ indexes: [CompositeIndex], project: String) throws(FirestoreError) {}
-}
-
 /// A consistent, read-only view of a `DocumentStore` at one moment.
 ///
 /// Not shared between tasks: one request opens it, reads, and closes it.
 public protocol StoreSnapshot: AnyObject {
     /// The document at `path`, or nil when missing.
     func document(_ path: ResourcePath, in database: DatabaseID) throws(FirestoreError) -> Document?
-
-    /// The exact result of `target` (filters, order, cursors, offset, limit applied), using
-    /// indexes so that a selective query does not read the whole collection.
-    /// - Returns: the documents in query order and the count skipped by `offset`.
-    /// - Throws: `.invalidArgument` for queries that cannot run; `.internalError` on storage failure.
-    func runQuery(_ target: QueryTarget, in database: DatabaseID) throws(FirestoreError)
-        -> (documents: [Document], skipped: Int)
 
     /// Direct child documents of collection `collection`, in `__name__` order, starting after
     /// `startAfter` (exclusive) when given, at most `limit` of them.
@@ -104,7 +92,12 @@ public protocol StoreSnapshot: AnyObject {
     /// at least one document at any depth, ascending by UTF-8 bytes.
     func collectionIDs(under parent: ResourcePath, in database: DatabaseID) throws(FirestoreError) -> [String]
 
-    /// `runQuery(_:in:)`, reporting the indexes read and what was scanned in `statistics`.
+    /// The exact result of `target` (filters, order, cursors, offset, limit applied), using
+    /// indexes so that a selective query does not read the whole collection; `statistics` is
+    /// overwritten with what answering it read (plan text, indexes used, index entries and
+    /// documents scanned).
+    /// - Returns: the documents in query order and the count skipped by `offset`.
+    /// - Throws: `.invalidArgument` for queries that cannot run; `.internalError` on storage failure.
     func runQuery(_ target: QueryTarget, in database: DatabaseID, statistics: inout QueryStatistics)
         throws(FirestoreError) -> (documents: [Document], skipped: Int)
 
@@ -113,10 +106,12 @@ public protocol StoreSnapshot: AnyObject {
 }
 
 extension StoreSnapshot {
-    /// Until a store reports statistics: none.
-    public func runQuery(_ target: QueryTarget, in database: DatabaseID, statistics: inout QueryStatistics)
-        throws(FirestoreError) -> (documents: [Document], skipped: Int)
+    /// `runQuery(_:in:statistics:)` for callers that do not want the statistics.
+    /// - Throws: as `runQuery(_:in:statistics:)`.
+    public func runQuery(_ target: QueryTarget, in database: DatabaseID) throws(FirestoreError)
+        -> (documents: [Document], skipped: Int)
     {
-        try runQuery(target, in: database)
+        var ignored = QueryStatistics()
+        return try runQuery(target, in: database, statistics: &ignored)
     }
 }
