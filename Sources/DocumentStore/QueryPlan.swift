@@ -32,6 +32,9 @@ struct QueryPlan: Sendable, Equatable, CustomStringConvertible {
         case path
         /// By the composite entry key, which is the query's whole normalised order.
         case indexKey
+        /// Within each range by the composite entry key (the ranges are one per combination
+        /// of `in` / `array-contains-any` values, so the whole stream is not in order).
+        case indexKeyWithinRanges
     }
 
     /// Sources of candidates; more than one only for OR filters (results are de-duplicated).
@@ -97,6 +100,7 @@ struct QueryPlan: Sendable, Equatable, CustomStringConvertible {
         case .indexValue: order = "ordered by index value"
         case .path: order = "ordered by name"
         case .indexKey: order = "ordered by index key"
+        case .indexKeyWithinRanges: order = "ordered by index key within each range"
         }
         return (parts.isEmpty ? "nothing" : parts.joined(separator: " ∪ ")) + "; " + order
     }

@@ -10,7 +10,8 @@ import FirestoreModel
 /// the query's, or every one opposite (the index is then read backwards). Each combination of
 /// pinned values is one key prefix; within it the first orderBy field's range and the cursors
 /// bound the scan. With one prefix the entries come in query order, so reading stops after
-/// `offset + limit` accepted documents. Source: docs/reference/indexes.md (composite indexes,
+/// `offset + limit` accepted documents; with several, each prefix's entries do, so reading
+/// each stops after that many. Source: docs/reference/indexes.md (composite indexes,
 /// index field order).
 extension QueryPlanner {
     /// Most prefix combinations (`in` × `array-contains-any` values) read as separate ranges.
@@ -109,7 +110,7 @@ extension QueryPlanner {
             if backward { ranges.reverse() }
             let plan = QueryPlan(
                 accesses: [.composite(index, ranges: ranges, direction: backward ? .descending : .ascending)],
-                streamOrder: prefixes.count == 1 ? .indexKey : .unordered)
+                streamOrder: prefixes.count == 1 ? .indexKey : .indexKeyWithinRanges)
             let score = (servesWhole ? 1000 : 0) + prefixFields.count * 10 + (prefixes.count == 1 ? 2 : 0) + (forward ? 1 : 0)
             if best.map({ score > $0.score }) ?? true { best = (score, plan) }
         }

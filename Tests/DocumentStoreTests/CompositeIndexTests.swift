@@ -249,6 +249,17 @@ import Testing
         #expect(up == ascending.query.evaluate(over: documents, target: ascending, in: testDB).documents)
         #expect(statistics.plan.hasSuffix("desc; ordered by index key"))
         #expect(statistics.indexEntriesScanned <= 21)
+
+        // `in` reads each bucket's prefix up to the limit, not the buckets whole.
+        var twoBuckets = target
+        twoBuckets.query.filter = .field(Self.bucket, .in, .array([.integer(4), .integer(3)]))
+        twoBuckets.query.offset = 5
+        let both = try snap.runQuery(twoBuckets, in: testDB, statistics: &statistics)
+        let expected = twoBuckets.query.evaluate(over: documents, target: twoBuckets, in: testDB)
+        #expect(both.documents == expected.documents)
+        #expect(both.skipped == 5)
+        #expect(statistics.plan.hasSuffix("ordered by index key within each range"))
+        #expect(statistics.indexEntriesScanned <= 2 * 26, "\(statistics)")
     }
 
     @Test func plannerChoosesServingComposites() {
@@ -265,9 +276,9 @@ import Testing
         // no fraction bits), then every b, read forwards.
         let eq = plan(StructuredQuery(collectionID: "c", filter: .field(a, .equal, .integer(1)), orderBy: [Order(b)]))
         #expect(eq.description == "composite c COLLECTION (a ASC, b ASC, __name__ ASC) [200508000000000000000000, 200508000000000000000001) asc; ordered by index key")
-        // `a in [1, 2]`: two prefixes, unordered; descending b reads backwards.
+        // `a in [1, 2]`: two prefixes, each in order; descending b reads backwards.
         let inPlan = plan(StructuredQuery(collectionID: "c", filter: .field(a, .in, .array([.integer(2), .integer(1)])), orderBy: [Order(b, .descending)]))
-        #expect(inPlan.description.hasSuffix("desc; unordered"))
+        #expect(inPlan.description.hasSuffix("desc; ordered by index key within each range"))
         if case .composite(_, let ranges, .descending) = inPlan.accesses.first {
             #expect(ranges.count == 2)
             #expect(ranges.first.map { bytesLess(ranges[1].lower?.key ?? [], $0.lower?.key ?? []) } == true)

@@ -36,6 +36,13 @@ import Synchronization
 /// exactly 100. The price of on-demand is the first query on a new field: 0.1 s at 10,000
 /// documents, 4.9–7.3 s at 1,000,000 (the index build).
 ///
+/// **Composite indexes** (`defineCompositeIndexes`, from the app's `firestore.indexes.json`)
+/// are built when defined, for every database of the project, and for databases created
+/// later when they are created; every commit maintains them in its transaction. The planner
+/// reads one when it serves the query's pinned fields and order (`QueryPlanner.compositePlan`),
+/// so `where bucket == 3 order by i desc limit 20` reads about 20 entries whatever the size
+/// of the collection. Definitions and entries persist: a restart rebuilds nothing.
+///
 /// **Ephemeral mode.** `init(inMemory:)` uses a private temporary file that is deleted on
 /// `close()`, with `synchronous=OFF`. (A true `:memory:` database has a single connection,
 /// and snapshot isolation needs separate connections over one WAL.)

@@ -62,6 +62,7 @@ extension SQLiteSnapshot {
                 target: target, database: database, needed: plan.streamOrder == .unordered ? nil : needed,
                 deduplicate: plan.mayRepeat)
             stream.orderedByPath = plan.streamOrder == .path
+            stream.perRange = plan.streamOrder == .indexKeyWithinRanges
             stream.readTime = readTime
             for access in plan.accesses where !stream.isDone {
                 try read(access, target: target, db: db, indexIDs: indexIDs, compositeIDs: compositeIDs, connection, into: &stream)
@@ -174,6 +175,7 @@ extension SQLiteSnapshot {
             guard let id = compositeIDs[index] else { return }
             let dir = direction == .ascending ? "ASC" : "DESC"
             for range in ranges where !stream.isDone {
+                stream.beginRange()
                 // The entry key is the whole query order (it ends with the name): the stop key.
                 let sql = """
                     SELECT e.key, \(SQLiteSchema.documentColumns)
@@ -230,6 +232,9 @@ extension SQLiteSnapshot {
 /// Early stop (only for a stream in query order, `needed` = offset + limit): once `needed`
 /// candidates are accepted, rows are read until the stop key (the leading order key) changes;
 /// every later row sorts after all accepted ones, so the answer is already among them.
+/// With `perRange`, each range is in query order but the ranges are not (one per `in` value):
+/// the rule then applies to each range on its own (`beginRange`), as the answer's first
+/// `needed` are among the first `needed` of each range.
 struct CandidateStream {
     /// The query and its parent.
     let target: QueryTarget
@@ -259,11 +264,24 @@ struct CandidateStream {
     /// For a point-in-time query, the read time: later versions are skipped, not offered.
     var readTime: Timestamp?
 
-    /// True (and from then on `isDone`) when a row with `stopKey` can no longer matter.
+    /// True when the early-stop rule applies to each range rather than the whole stream.
+    var perRange = false
+    /// Candidates accepted since `beginRange`.
+    private var acceptedInRange = 0
+
+    /// Starts a new range: with `perRange`, its own early stop.
+    mutating func beginRange() {
+        guard perRange else { return }
+        boundary = nil
+        acceptedInRange = 0
+    }
+
+    /// True (and from then on `isDone`, unless `perRange`) when a row with `stopKey` can no
+    /// longer matter (in this range, with `perRange`).
     mutating func shouldStop(before stopKey: UnsafeRawBufferPointer) -> Bool {
         guard let boundary else { return false }
         if boundary.elementsEqual(stopKey) { return false }
-        isDone = true
+        if !perRange { isDone = true }
         return true
     }
 
@@ -281,6 +299,7 @@ struct CandidateStream {
             return
         }
         accepted.append(document)
-        if let needed, boundary == nil, accepted.count >= needed { boundary = Array(stopKey) }
+        acceptedInRange += 1
+        if let needed, boundary == nil, (perRange ? acceptedInRange : accepted.count) >= needed { boundary = Array(stopKey) }
     }
 }
