@@ -330,6 +330,39 @@ import Testing
         #expect(try now.runQuery(target, in: testDB).documents == target.query.evaluate(over: current, target: target, in: testDB).documents)
     }
 
+    /// A snapshot opened before a definition plans without it (its view has no entries) and
+    /// still answers exactly; a later snapshot reads the index. Collection-group indexes are
+    /// named with production's "Collection group" scope.
+    @Test func snapshotsSeeTheIndexesOfTheirOwnView() throws {
+        let store = try SQLiteDocumentStore(inMemory: ())
+        defer { store.close() }
+        let documents = (0..<50).map { (n: Int) -> Document in
+            let p = n % 2 == 0 ? "c/d\(n)" : "x/\(n % 3)/c/d\(n)"
+            let fields: [String: Value] = ["bucket": .integer(Int64(n % 5)), "i": .integer(Int64(n))]
+            return doc(p, fields)
+        }
+        try store.commit(documents.map(Mutation.put), in: testDB, commitTime: ts(1))
+        let group = QueryTarget(parent: .root, query: StructuredQuery(
+            collectionID: "c", allDescendants: true, filter: .field(Self.bucket, .equal, .integer(2)),
+            orderBy: [Order(Self.i, .descending)], limit: 3))
+        let want = group.query.evaluate(over: documents, target: group, in: testDB).documents
+        #expect(want.count == 3)
+
+        let old = try store.snapshot()
+        defer { old.close() }
+        let index = CompositeIndex(collectionGroup: "c", queryScope: .collectionGroup, fields: Self.byBucketThenIDescending.fields)
+        try store.defineCompositeIndexes([index], project: testDB.project)
+        var statistics = QueryStatistics()
+        #expect(try old.runQuery(group, in: testDB, statistics: &statistics).documents == want)
+        #expect(!statistics.plan.hasPrefix("composite"))
+
+        let new = try store.snapshot()
+        defer { new.close() }
+        #expect(try new.runQuery(group, in: testDB, statistics: &statistics).documents == want)
+        #expect(statistics.indexesUsed == [IndexUsage(queryScope: "Collection group", properties: "(bucket ASC, i DESC, __name__ DESC)")])
+        #expect(statistics.documentsScanned == 3)
+    }
+
     @Test func inMemoryStatisticsCountEveryDocument() throws {
         let store = InMemoryDocumentStore()
         defer { store.close() }
