@@ -193,6 +193,9 @@ struct SQLiteWrites {
         }
     }
 
+    /// Entries a composite index build sorts and inserts at a time.
+    static let buildBatchSize = 200_000
+
     /// Records composite `index` (normalised) for `database` and fills it from the stored
     /// documents of its collection id, reading only the indexed fields of each.
     /// - Returns: the index's row id.
@@ -208,6 +211,22 @@ struct SQLiteWrites {
         try record.run()
         let id = connection.lastInsertRowID
 
+        // Entries are inserted in key order, a batch at a time, so the B-tree grows by appends
+        // in each batch instead of page writes all over it.
+        var batch: [(parent: [UInt8], key: [UInt8], path: [UInt8])] = []
+        func flush() throws {
+            batch.sort { $0.parent != $1.parent ? bytesLess($0.parent, $1.parent) : bytesLess($0.key, $1.key) }
+            let insert = try connection.prepare(
+                "INSERT OR IGNORE INTO composite_entries(index_id, parent, key, path) VALUES(?1, ?2, ?3, ?4)")
+            for entry in batch {
+                try insert.bind(id, at: 1)
+                try insert.bind(entry.parent, at: 2)
+                try insert.bind(entry.key, at: 3)
+                try insert.bind(entry.path, at: 4)
+                try insert.run()
+            }
+            batch.removeAll(keepingCapacity: true)
+        }
         let scan = try connection.prepare(
             "SELECT path, parent, fields FROM documents WHERE db = ?1 AND collection_id = ?2")
         defer { scan.reset() }
@@ -215,12 +234,15 @@ struct SQLiteWrites {
         try scan.bind(index.collectionGroup, at: 2)
         while try scan.step() {
             let fields = scan.blob(at: 2)
+            let pathKey = scan.bytes(at: 0)
             let keys = try index.entryKeys(path: try OrderedKey.decodePath(scan.blob(at: 0))) { (field) throws(FirestoreError) in
                 try FieldsCodec.value(at: field, in: fields)
             }
-            try insertCompositeEntries(
-                keys, index: id, parent: index.entryParent(scan.bytes(at: 1)), path: scan.bytes(at: 0), connection: connection)
+            let parent = index.entryParent(scan.bytes(at: 1))
+            for key in keys { batch.append((parent, key, pathKey)) }
+            if batch.count >= buildBatchSize { try flush() }
         }
+        try flush()
         return id
     }
 
