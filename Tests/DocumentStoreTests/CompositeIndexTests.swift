@@ -363,6 +363,39 @@ import Testing
         #expect(statistics.documentsScanned == 3)
     }
 
+    /// The contract: defining composite indexes changes no answer, in either store.
+    @Test(arguments: StoreKind.allCases)
+    func definingIndexesChangesNoAnswer(kind: StoreKind) throws {
+        let store = try kind.make()
+        defer { store.close() }
+        let documents = (0..<40).map { (n: Int) -> Document in
+            let fields: [String: Value] = [
+                "bucket": .integer(Int64(n % 4)), "i": .integer(Int64(n * 13 % 40)), "tags": .array([.string("t\(n % 3)")]),
+            ]
+            return doc("c/d\(n)", fields)
+        }
+        try store.commit(documents.map(Mutation.put), in: testDB, commitTime: ts(1))
+        let queries = [
+            StructuredQuery(collectionID: "c", filter: .field(Self.bucket, .equal, .integer(1)), orderBy: [Order(Self.i, .descending)], limit: 4),
+            StructuredQuery(collectionID: "c", filter: .field(Self.tags, .arrayContains, .string("t2")), orderBy: [Order(Self.i)], offset: 1, limit: 3),
+            StructuredQuery(
+                collectionID: "c", filter: .field(Self.bucket, .in, .array([.integer(0), .integer(3)])), orderBy: [Order(Self.i, .descending)],
+                startAt: Cursor(values: [.integer(30)], before: false), limit: 5),
+        ].map { QueryTarget(parent: .root, query: $0) }
+        func answers() throws -> [[ResourcePath]] {
+            let snap = try store.snapshot()
+            defer { snap.close() }
+            return try queries.map { try snap.runQuery($0, in: testDB).documents.map(\.path) }
+        }
+        let before = try answers()
+        #expect(before == queries.map { q in q.query.evaluate(over: documents, target: q, in: testDB).documents.map(\.path) })
+        #expect(before.allSatisfy { !$0.isEmpty })
+        try store.defineCompositeIndexes([Self.byBucketThenIDescending, Self.byTagThenI], project: testDB.project)
+        #expect(try answers() == before)
+        try store.defineCompositeIndexes([], project: testDB.project)
+        #expect(try answers() == before)
+    }
+
     @Test func inMemoryStatisticsCountEveryDocument() throws {
         let store = InMemoryDocumentStore()
         defer { store.close() }
