@@ -48,36 +48,49 @@ struct IndexSection {
             func cell(_ f: StoreBenchmarks.BucketQueryFigures?, _ d: (StoreBenchmarks.BucketQueryFigures) -> Duration) -> Cell {
                 f.map { .measured(.time(d($0))) } ?? .unavailable("failed")
             }
-            table.rows.append(BenchRow(figure: "load \(label) docs", hearth: cell(with) { $0.load }, emulator: none, baseline: cell(without) { $0.load }))
-            table.rows.append(BenchRow(
-                figure: "define the index at \(label) (build)", hearth: cell(with) { $0.define }, emulator: none,
-                baseline: .unavailable("n/a")))
-            table.rows.append(BenchRow(
-                figure: "first query at \(label)", hearth: cell(with) { $0.firstQuery }, emulator: none, baseline: cell(without) { $0.firstQuery }))
-            table.rows.append(BenchRow(
-                figure: "define + first query at \(label)", hearth: cell(with) { $0.define + $0.firstQuery }, emulator: none,
-                baseline: cell(without) { $0.firstQuery }))
-            table.rows.append(BenchRow(
-                figure: "query at \(label) (median)", hearth: cell(with) { $0.query }, emulator: none, baseline: cell(without) { $0.query }))
+            table.rows.append(
+                BenchRow(figure: "load \(label) docs", hearth: cell(with) { $0.load }, emulator: none, baseline: cell(without) { $0.load }))
+            table.rows.append(
+                BenchRow(
+                    figure: "define the index at \(label) (build)", hearth: cell(with) { $0.define }, emulator: none,
+                    baseline: .unavailable("n/a")))
+            table.rows.append(
+                BenchRow(
+                    figure: "first query at \(label)", hearth: cell(with) { $0.firstQuery }, emulator: none,
+                    baseline: cell(without) { $0.firstQuery }))
+            table.rows.append(
+                BenchRow(
+                    figure: "define + first query at \(label)", hearth: cell(with) { $0.define + $0.firstQuery }, emulator: none,
+                    baseline: cell(without) { $0.firstQuery }))
+            table.rows.append(
+                BenchRow(
+                    figure: "query at \(label) (median)", hearth: cell(with) { $0.query }, emulator: none,
+                    baseline: cell(without) { $0.query }))
             if let with {
                 medians[size] = with.query
                 table.notes.append(
-                    "composite at \(label): \(with.returned) returned, \(with.statistics.indexEntriesScanned) index entries and \(with.statistics.documentsScanned) documents scanned; \(with.statistics.indexesUsed.map(\.properties).joined(separator: ", "))")
+                    "composite at \(label): \(with.returned) returned, \(with.statistics.indexEntriesScanned) index entries and \(with.statistics.documentsScanned) documents scanned; \(with.statistics.indexesUsed.map(\.properties).joined(separator: ", "))"
+                )
                 if with.returned != StoreBenchmarks.bucketQueryLimit {
                     table.notes.append("composite at \(label): returned \(with.returned), expected \(StoreBenchmarks.bucketQueryLimit)")
                 }
             }
             if let without {
                 table.notes.append(
-                    "single-field at \(label): \(without.statistics.indexEntriesScanned) index entries and \(without.statistics.documentsScanned) documents scanned; \(without.statistics.indexesUsed.map(\.properties).joined(separator: ", "))")
+                    "single-field at \(label): \(without.statistics.indexEntriesScanned) index entries and \(without.statistics.documentsScanned) documents scanned; \(without.statistics.indexesUsed.map(\.properties).joined(separator: ", "))"
+                )
             }
         }
         if !options.full {
-            table.rows.append(BenchRow(figure: "query at 1M (median)", hearth: .unavailable("run with --full"), emulator: none, baseline: .unavailable("run with --full")))
+            table.rows.append(
+                BenchRow(
+                    figure: "query at 1M (median)", hearth: .unavailable("run with --full"), emulator: none,
+                    baseline: .unavailable("run with --full")))
         }
         if let small = medians[10_000], let large = medians[1_000_000] {
             table.notes.append(
-                "composite: query at 1M ÷ query at 10k = \(BenchTable.ratioText(large.milliseconds / small.milliseconds)) (issue 13 asks for ≤ 1.5×).")
+                "composite: query at 1M ÷ query at 10k = \(BenchTable.ratioText(large.milliseconds / small.milliseconds)) (issue 13 asks for ≤ 1.5×)."
+            )
         }
 
         var zero: Duration?
@@ -86,18 +99,22 @@ struct IndexSection {
             do {
                 let f = try StoreBenchmarks.indexWriteCost(indexes: count)
                 if count == 0 { zero = f.medianCommit }
-                table.rows.append(BenchRow(
-                    figure: "one-document commit, \(count) composite indexes (median)", hearth: .measured(.time(f.medianCommit)), emulator: none,
-                    baseline: zero.map { .measured(.time($0)) } ?? .unavailable("failed")))
+                table.rows.append(
+                    BenchRow(
+                        figure: "one-document commit, \(count) composite indexes (median)", hearth: .measured(.time(f.medianCommit)),
+                        emulator: none,
+                        baseline: zero.map { .measured(.time($0)) } ?? .unavailable("failed")))
                 table.notes.append("writes with \(count) composite indexes: \(Int(f.commitsPerSecond)) commits/s over \(f.commits) commits")
             } catch {
                 table.notes.append("writes with \(count) composite indexes: \(error)")
             }
         }
         table.notes.append(
-            "StoreBenchmarks.bucketQuery: 12-field documents (bucket = n % 10, i a permutation of n) loaded in commits of 100,000 (synchronous=NORMAL); with the composite, defineCompositeIndexes([(bucket ASC, i DESC)]) after the load; without, the first query builds the single-field index it wants. Each query on a fresh snapshot.")
+            "StoreBenchmarks.bucketQuery: 12-field documents (bucket = n % 10, i a permutation of n) loaded in commits of 100,000 (synchronous=NORMAL); with the composite, defineCompositeIndexes([(bucket ASC, i DESC)]) after the load; without, the first query builds the single-field index it wants. Each query on a fresh snapshot."
+        )
         table.notes.append(
-            "StoreBenchmarks.indexWriteCost: 10,000 documents, then 2,000 one-document commits replacing a stored document (synchronous=NORMAL); the baseline column is the 0-index figure.")
+            "StoreBenchmarks.indexWriteCost: 10,000 documents, then 2,000 one-document commits replacing a stored document (synchronous=NORMAL); the baseline column is the 0-index figure."
+        )
         return table
     }
 }

@@ -20,9 +20,14 @@ extension StoreBenchmarks {
     /// Composite indexes on the benchmark collection, `bucketIndex` first, for the write-cost figures.
     public static let writeCostIndexes: [CompositeIndex] = [
         bucketIndex,
-        CompositeIndex(collectionGroup: collection, fields: [IndexField(FieldPath(["group"]), .ascending), IndexField(FieldPath(["score"]), .descending)]),
-        CompositeIndex(collectionGroup: collection, fields: [IndexField(FieldPath(["tags"]), .arrayContains), IndexField(FieldPath(["i"]), .ascending)]),
-        CompositeIndex(collectionGroup: collection, fields: [IndexField(FieldPath(["even"]), .ascending), IndexField(FieldPath(["at"]), .descending)]),
+        CompositeIndex(
+            collectionGroup: collection,
+            fields: [IndexField(FieldPath(["group"]), .ascending), IndexField(FieldPath(["score"]), .descending)]),
+        CompositeIndex(
+            collectionGroup: collection,
+            fields: [IndexField(FieldPath(["tags"]), .arrayContains), IndexField(FieldPath(["i"]), .ascending)]),
+        CompositeIndex(
+            collectionGroup: collection, fields: [IndexField(FieldPath(["even"]), .ascending), IndexField(FieldPath(["at"]), .descending)]),
     ]
 
     /// `document(n)` plus `bucket` (`n % buckets`) and `i` (a permutation of `0..<documents`
@@ -36,9 +41,11 @@ extension StoreBenchmarks {
 
     /// The benchmark query: `where bucket == 3 order by i desc limit 20` on the collection.
     public static var bucketQuery: QueryTarget {
-        QueryTarget(parent: .root, query: StructuredQuery(
-            collectionID: collection, filter: .field(FieldPath(["bucket"]), .equal, .integer(queriedBucket)),
-            orderBy: [Order(FieldPath(["i"]), .descending)], limit: bucketQueryLimit))
+        QueryTarget(
+            parent: .root,
+            query: StructuredQuery(
+                collectionID: collection, filter: .field(FieldPath(["bucket"]), .equal, .integer(queriedBucket)),
+                orderBy: [Order(FieldPath(["i"]), .descending)], limit: bucketQueryLimit))
     }
 
     /// Loads `documents` `bucketDocument`s into `store` in commits of `batchSize`.
@@ -89,7 +96,8 @@ extension StoreBenchmarks {
     public static func bucketQuery(documents: Int, composite: Bool, repetitions: Int = 20) throws(FirestoreError) -> BucketQueryFigures {
         try withStore(durability: .normal) { (store) throws(FirestoreError) in
             let load = try seedBuckets(store, documents: documents)
-            let define = composite
+            let define =
+                composite
                 ? try measure { () throws(FirestoreError) in try store.defineCompositeIndexes([bucketIndex], project: database.project) }
                 : .zero
             var times: [Duration] = []
@@ -151,9 +159,10 @@ extension StoreBenchmarks {
                     d.updateTime = Timestamp(seconds: Int64(documents + c + 1), nanos: 0)
                     let mutation = Mutation.put(d)
                     let commitTime = d.updateTime
-                    times.append(try measure { () throws(FirestoreError) in
-                        try store.commit([mutation], in: database, commitTime: commitTime)
-                    })
+                    times.append(
+                        try measure { () throws(FirestoreError) in
+                            try store.commit([mutation], in: database, commitTime: commitTime)
+                        })
                 }
             }
             return IndexWriteFigures(

@@ -49,7 +49,8 @@ struct QueryPlan: Sendable, Equatable, CustomStringConvertible {
 
     /// True when one document can come from more than one range or access.
     var mayRepeat: Bool {
-        accesses.count > 1 || accesses.contains { access in
+        if accesses.count > 1 { return true }
+        return accesses.contains { access in
             switch access {
             case .documents: return false
             case .index(let i, let ranges, _): return i.mode == .arrayContains && ranges.count > 1

@@ -20,10 +20,12 @@ import Testing
         CompositeIndex(collectionGroup: "c", fields: [IndexField(bucket, .ascending), IndexField(i, .descending)]),
         CompositeIndex(collectionGroup: "c", fields: [IndexField(bucket, .ascending), IndexField(i, .ascending)]),
         CompositeIndex(collectionGroup: "c", fields: [IndexField(tags, .arrayContains), IndexField(i, .ascending)]),
-        CompositeIndex(collectionGroup: "c", fields: [IndexField(bucket, .descending), IndexField(s, .ascending), IndexField(i, .descending)]),
+        CompositeIndex(
+            collectionGroup: "c", fields: [IndexField(bucket, .descending), IndexField(s, .ascending), IndexField(i, .descending)]),
         CompositeIndex(collectionGroup: "c", fields: [IndexField(i, .ascending), IndexField(s, .descending)]),
         CompositeIndex(collectionGroup: "c", fields: [IndexField(bucket, .descending), IndexField(tags, .arrayContains)]),
-        CompositeIndex(collectionGroup: "c", queryScope: .collectionGroup, fields: [IndexField(bucket, .ascending), IndexField(i, .ascending)]),
+        CompositeIndex(
+            collectionGroup: "c", queryScope: .collectionGroup, fields: [IndexField(bucket, .ascending), IndexField(i, .ascending)]),
         CompositeIndex(
             collectionGroup: "c", queryScope: .collectionGroup,
             fields: [IndexField(tags, .arrayContains), IndexField(bucket, .ascending), IndexField(i, .descending)]),
@@ -40,10 +42,13 @@ import Testing
         mutating func randomFields() -> [String: Value] {
             var f: [String: Value] = [:]
             if gen.chance(0.9) { f["bucket"] = gen.chance(0.85) ? .integer(int(0...4)) : gen.scalar() }
-            if gen.chance(0.9) { f["i"] = gen.chance(0.8) ? .integer(int(-20...20)) : (gen.chance(0.5) ? .double(Double(int(-20...20)) + 0.5) : gen.value()) }
+            if gen.chance(0.9) {
+                f["i"] = gen.chance(0.8) ? .integer(int(-20...20)) : (gen.chance(0.5) ? .double(Double(int(-20...20)) + 0.5) : gen.value())
+            }
             if gen.chance(0.7) { f["s"] = gen.chance(0.7) ? .string(gen.pick(["a", "b", "c", "ab", ""])) : gen.value() }
             if gen.chance(0.7) {
-                f["tags"] = gen.chance(0.9)
+                f["tags"] =
+                    gen.chance(0.9)
                     ? .array((0..<Int(int(0...3))).map { _ in gen.chance(0.8) ? .string(gen.pick(["x", "y", "z"])) : gen.scalar() })
                     : gen.scalar()
             }
@@ -102,7 +107,9 @@ import Testing
                 if gen.chance(0.4) { filters.append(.field(i, gen.pick([.lessThan, .greaterThanOrEqual]), iValue())) }
             }
             if gen.chance(0.05) { filters.append(.field(i, .notEqual, iValue())) }
-            if gen.chance(0.05) { filters.append(.composite(.or, [.field(s, .equal, .string("a")), .field(i, .greaterThan, .integer(0))])) }
+            if gen.chance(0.05) {
+                filters.append(.composite(.or, [.field(s, .equal, .string("a")), .field(i, .greaterThan, .integer(0))]))
+            }
             if filters.count == 1 { q.filter = filters[0] } else if !filters.isEmpty { q.filter = .composite(.and, filters) }
 
             let hasRange = filters.contains { if case .field(i, let op, _) = $0 { return op != .equal && op != .in } else { return false } }
@@ -185,11 +192,12 @@ import Testing
         try store.defineCompositeIndexes(Self.indexes, project: testDB.project)
         try store.commit(Array(puts.dropFirst(150)), in: testDB, commitTime: ts(1001))
         // Noise in another database of the project (its indexes too) must never show up.
-        try store.commit(puts.prefix(40).map { m in
-            guard case .put(var d) = m else { return m }
-            d.fields["bucket"] = .integer(1)
-            return .put(d)
-        }, in: otherDB, commitTime: ts(1002))
+        try store.commit(
+            puts.prefix(40).map { m in
+                guard case .put(var d) = m else { return m }
+                d.fields["bucket"] = .integer(1)
+                return .put(d)
+            }, in: otherDB, commitTime: ts(1002))
 
         let queries = (0..<250).map { _ in scenario.randomTarget() }
         let first = try Self.check(store, scenario, queries)

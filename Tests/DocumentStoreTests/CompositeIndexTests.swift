@@ -44,7 +44,9 @@ import Testing
         let down = CompositeIndex.nameComponent(child, descending: false)
         #expect(memcmpOrder(up, down) == .less)
         #expect(!down.starts(with: up))
-        #expect(memcmpOrder(CompositeIndex.nameComponent(parent, descending: true), CompositeIndex.nameComponent(child, descending: true)) == .greater)
+        #expect(
+            memcmpOrder(CompositeIndex.nameComponent(parent, descending: true), CompositeIndex.nameComponent(child, descending: true))
+                == .greater)
     }
 
     /// Keys of two-field tuples (each direction) and a name order like the tuples do.
@@ -72,7 +74,8 @@ import Testing
     }
 
     @Test func entryKeysFollowTheDocument() {
-        let index = CompositeIndex(collectionGroup: "c", fields: [IndexField(Self.bucket, .ascending), IndexField(Self.tags, .arrayContains)])
+        let index = CompositeIndex(
+            collectionGroup: "c", fields: [IndexField(Self.bucket, .ascending), IndexField(Self.tags, .arrayContains)])
         let p = path("c/a")
         func keys(_ fields: [String: Value]) -> [[UInt8]] { index.entryKeys(path: p) { fields.value(at: $0) } }
         // One entry per distinct element (1 and 1.0 are one), none without an array or a field.
@@ -88,7 +91,10 @@ import Testing
     @Test func definitionBytesRoundTrip() throws {
         let index = CompositeIndex(
             collectionGroup: "c",
-            fields: [IndexField(FieldPath(["a", "b.c"]), .descending), IndexField(FieldPath(["\u{0}"]), .arrayContains), IndexField(.documentKey, .ascending)])
+            fields: [
+                IndexField(FieldPath(["a", "b.c"]), .descending), IndexField(FieldPath(["\u{0}"]), .arrayContains),
+                IndexField(.documentKey, .ascending),
+            ])
         let decoded = try index.encodedFields.withUnsafeBytes { try CompositeIndex.decodeFields($0) }
         #expect(decoded == index.fields)
     }
@@ -99,7 +105,8 @@ import Testing
     private func entryCounts(_ file: String) throws -> [Int64: Int] {
         let raw = try SQLiteConnection(path: file)
         defer { raw.close() }
-        let select = try raw.prepare("SELECT i.id, count(e.key) FROM composite_indexes AS i LEFT JOIN composite_entries AS e ON e.index_id = i.id GROUP BY i.id")
+        let select = try raw.prepare(
+            "SELECT i.id, count(e.key) FROM composite_indexes AS i LEFT JOIN composite_entries AS e ON e.index_id = i.id GROUP BY i.id")
         defer { select.reset() }
         var out: [Int64: Int] = [:]
         while try select.step() { out[select.int64(at: 0)] = Int(select.int64(at: 1)) }
@@ -109,22 +116,27 @@ import Testing
     @Test func entriesFollowCreatesUpdatesDeletesArrayChangesAndFieldRemovals() throws {
         let store = try SQLiteDocumentStore(inMemory: ())
         defer { store.close() }
-        try store.commit([.put(doc("c/a", ["bucket": .integer(1), "i": .integer(1), "tags": .array([.string("x")])]))], in: testDB, commitTime: ts(1))
+        try store.commit(
+            [.put(doc("c/a", ["bucket": .integer(1), "i": .integer(1), "tags": .array([.string("x")])]))], in: testDB, commitTime: ts(1))
         try store.defineCompositeIndexes([Self.byBucketThenIDescending, Self.byTagThenI], project: testDB.project)
         var counts = try entryCounts(store.path)
         #expect(counts.values.sorted() == [1, 1])  // built from the stored document
         let ids = counts.keys.sorted()
 
-        try store.commit([.put(doc("c/b", ["bucket": .integer(1), "i": .integer(2), "tags": .array([.string("x"), .string("y"), .string("x")])]))], in: testDB, commitTime: ts(2))
+        try store.commit(
+            [.put(doc("c/b", ["bucket": .integer(1), "i": .integer(2), "tags": .array([.string("x"), .string("y"), .string("x")])]))],
+            in: testDB, commitTime: ts(2))
         counts = try entryCounts(store.path)
         #expect(counts[ids[0]] == 2 && counts[ids[1]] == 3)
         // Array change: one element fewer; field removal: no entry in the (bucket, i) index.
-        try store.commit([.put(doc("c/b", ["bucket": .integer(1), "tags": .array([.string("z")]), "i": .integer(2)]))], in: testDB, commitTime: ts(3))
+        try store.commit(
+            [.put(doc("c/b", ["bucket": .integer(1), "tags": .array([.string("z")]), "i": .integer(2)]))], in: testDB, commitTime: ts(3))
         try store.commit([.put(doc("c/a", ["i": .integer(1), "tags": .array([.string("x")])]))], in: testDB, commitTime: ts(4))
         counts = try entryCounts(store.path)
         #expect(counts[ids[0]] == 1 && counts[ids[1]] == 2)
         // Delete; a document of another collection id adds nothing.
-        try store.commit([.delete(path("c/b")), .put(doc("d/x", ["bucket": .integer(1), "i": .integer(1)]))], in: testDB, commitTime: ts(5))
+        try store.commit(
+            [.delete(path("c/b")), .put(doc("d/x", ["bucket": .integer(1), "i": .integer(1)]))], in: testDB, commitTime: ts(5))
         counts = try entryCounts(store.path)
         #expect(counts[ids[0]] == 0 && counts[ids[1]] == 1)
 
@@ -132,7 +144,10 @@ import Testing
         let snap = try store.snapshot()
         defer { snap.close() }
         var statistics = QueryStatistics()
-        #expect(try snap.runQuery(QueryTarget(parent: .root, query: query), in: testDB, statistics: &statistics).documents.map(\.path) == [path("c/a")])
+        #expect(
+            try snap.runQuery(QueryTarget(parent: .root, query: query), in: testDB, statistics: &statistics).documents.map(\.path) == [
+                path("c/a")
+            ])
         #expect(statistics.indexesUsed == [IndexUsage(queryScope: "Collection", properties: "(tags CONTAINS, i ASC, __name__ ASC)")])
     }
 
@@ -144,17 +159,21 @@ import Testing
         defer { dir.cleanup() }
         let file = dir.file("store.sqlite")
         var store = try SQLiteDocumentStore(path: file, durability: .off)
-        try store.commit([.put(doc("c/a", ["bucket": .integer(1), "i": .integer(1), "tags": .array([.string("x")])]))], in: testDB, commitTime: ts(1))
+        try store.commit(
+            [.put(doc("c/a", ["bucket": .integer(1), "i": .integer(1), "tags": .array([.string("x")])]))], in: testDB, commitTime: ts(1))
         try store.defineCompositeIndexes([Self.byBucketThenIDescending, Self.byTagThenI, Self.byTagThenI], project: testDB.project)
         // A database created later, and another project's, which gets none.
-        try store.commit([.put(doc("c/a", ["bucket": .integer(1), "i": .integer(1), "tags": .array([.string("x")])]))], in: otherDB, commitTime: ts(2))
-        try store.commit([.put(doc("c/a", ["bucket": .integer(1), "i": .integer(1)]))], in: DatabaseID(project: "elsewhere"), commitTime: ts(3))
+        try store.commit(
+            [.put(doc("c/a", ["bucket": .integer(1), "i": .integer(1), "tags": .array([.string("x")])]))], in: otherDB, commitTime: ts(2))
+        try store.commit(
+            [.put(doc("c/a", ["bucket": .integer(1), "i": .integer(1)]))], in: DatabaseID(project: "elsewhere"), commitTime: ts(3))
         let first = try entryCounts(file)
         #expect(first.count == 4)
         #expect(first.values.allSatisfy { $0 == 1 })
 
         // Redefine with one of them (its implied `__name__` spelled out): the other is dropped.
-        let spelled = CompositeIndex(collectionGroup: "c", fields: Self.byBucketThenIDescending.fields + [IndexField(.documentKey, .descending)])
+        let spelled = CompositeIndex(
+            collectionGroup: "c", fields: Self.byBucketThenIDescending.fields + [IndexField(.documentKey, .descending)])
         try store.defineCompositeIndexes([spelled], project: testDB.project)
         let second = try entryCounts(file)
         #expect(second.count == 2)
@@ -168,7 +187,8 @@ import Testing
         #expect(try entryCounts(file) == second)  // unchanged: not rebuilt
         // Writes after the reopen maintain the kept index.
         try store.commit([.put(doc("c/b", ["bucket": .integer(1), "i": .integer(5)]))], in: testDB, commitTime: ts(4))
-        let query = StructuredQuery(collectionID: "c", filter: .field(Self.bucket, .equal, .integer(1)), orderBy: [Order(Self.i, .descending)])
+        let query = StructuredQuery(
+            collectionID: "c", filter: .field(Self.bucket, .equal, .integer(1)), orderBy: [Order(Self.i, .descending)])
         let snap = try #require(try store.snapshot() as? SQLiteSnapshot)
         defer { snap.close() }
         #expect(try snap.runQuery(QueryTarget(parent: .root, query: query), in: testDB).documents.map(\.path.lastSegment) == ["b", "a"])
@@ -186,7 +206,8 @@ import Testing
         store.close()
         let raw = try SQLiteConnection(path: file)
         try raw.execute(
-            "DROP TABLE composite_definitions; DROP TABLE composite_indexes; DROP TABLE composite_entries; UPDATE meta SET value = 2 WHERE key = 'schema_version';")
+            "DROP TABLE composite_definitions; DROP TABLE composite_indexes; DROP TABLE composite_entries; UPDATE meta SET value = 2 WHERE key = 'schema_version';"
+        )
         raw.close()
 
         store = try SQLiteDocumentStore(path: file)
@@ -213,8 +234,10 @@ import Testing
             doc(String(format: "c/d%05d", n), ["bucket": .integer(Int64(n % 10)), "i": .integer(Int64((n * 7919) % 10_000))])
         }
         try store.commit(documents.map(Mutation.put), in: testDB, commitTime: ts(1))
-        let target = QueryTarget(parent: .root, query: StructuredQuery(
-            collectionID: "c", filter: .field(Self.bucket, .equal, .integer(3)), orderBy: [Order(Self.i, .descending)], limit: 20))
+        let target = QueryTarget(
+            parent: .root,
+            query: StructuredQuery(
+                collectionID: "c", filter: .field(Self.bucket, .equal, .integer(3)), orderBy: [Order(Self.i, .descending)], limit: 20))
         let want = target.query.evaluate(over: documents, target: target, in: testDB).documents
 
         func run() throws -> ([Document], QueryStatistics) {
@@ -275,9 +298,14 @@ import Testing
         // `a == 1 order by b`: the prefix of the key of 1 (number tag, positive, exponent 2048,
         // no fraction bits), then every b, read forwards.
         let eq = plan(StructuredQuery(collectionID: "c", filter: .field(a, .equal, .integer(1)), orderBy: [Order(b)]))
-        #expect(eq.description == "composite c COLLECTION (a ASC, b ASC, __name__ ASC) [200508000000000000000000, 200508000000000000000001) asc; ordered by index key")
+        #expect(
+            eq.description
+                == "composite c COLLECTION (a ASC, b ASC, __name__ ASC) [200508000000000000000000, 200508000000000000000001) asc; ordered by index key"
+        )
         // `a in [1, 2]`: two prefixes, each in order; descending b reads backwards.
-        let inPlan = plan(StructuredQuery(collectionID: "c", filter: .field(a, .in, .array([.integer(2), .integer(1)])), orderBy: [Order(b, .descending)]))
+        let inPlan = plan(
+            StructuredQuery(
+                collectionID: "c", filter: .field(a, .in, .array([.integer(2), .integer(1)])), orderBy: [Order(b, .descending)]))
         #expect(inPlan.description.hasSuffix("desc; ordered by index key within each range"))
         if case .composite(_, let ranges, .descending) = inPlan.accesses.first {
             #expect(ranges.count == 2)
@@ -286,17 +314,26 @@ import Testing
             Issue.record("expected a composite scan: \(inPlan)")
         }
         // A range on b after the pinned a narrows the scan inside the prefix.
-        let range = plan(StructuredQuery(collectionID: "c", filter: .composite(.and, [.field(a, .equal, .integer(1)), .field(b, .greaterThan, .integer(1))])))
-        #expect(range.description.hasPrefix("composite c COLLECTION (a ASC, b ASC, __name__ ASC) [200508000000000000000000200508000000000000000001, 20050800000000000000000021)"))
+        let range = plan(
+            StructuredQuery(
+                collectionID: "c", filter: .composite(.and, [.field(a, .equal, .integer(1)), .field(b, .greaterThan, .integer(1))])))
+        #expect(
+            range.description.hasPrefix(
+                "composite c COLLECTION (a ASC, b ASC, __name__ ASC) [200508000000000000000000200508000000000000000001, 20050800000000000000000021)"
+            ))
         // Mixed directions do not match; the single-field plan is used instead.
-        let mixed = plan(StructuredQuery(collectionID: "c", filter: .field(a, .equal, .integer(1)), orderBy: [Order(b), Order(.documentKey, .descending)]))
+        let mixed = plan(
+            StructuredQuery(
+                collectionID: "c", filter: .field(a, .equal, .integer(1)), orderBy: [Order(b), Order(.documentKey, .descending)]))
         #expect(mixed.description.hasPrefix("index c.a"))
         // array-contains with an order on a: the CONTAINS prefix.
-        let contains = plan(StructuredQuery(collectionID: "c", filter: .field(Self.tags, .arrayContains, .string("x")), orderBy: [Order(a, .descending)]))
+        let contains = plan(
+            StructuredQuery(collectionID: "c", filter: .field(Self.tags, .arrayContains, .string("x")), orderBy: [Order(a, .descending)]))
         #expect(contains.description.hasPrefix("composite c COLLECTION (tags CONTAINS, a DESC, __name__ DESC)"))
         #expect(contains.streamOrder == .indexKey)
         // A collection-group query does not read collection-scope indexes.
-        let group = plan(StructuredQuery(collectionID: "c", allDescendants: true, filter: .field(a, .equal, .integer(1)), orderBy: [Order(b)]))
+        let group = plan(
+            StructuredQuery(collectionID: "c", allDescendants: true, filter: .field(a, .equal, .integer(1)), orderBy: [Order(b)]))
         #expect(group.description.hasPrefix("index c.a"))
     }
 
@@ -306,7 +343,9 @@ import Testing
         defer { store.close() }
         try store.defineCompositeIndexes([Self.byBucketThenIDescending], project: testDB.project)
         let before = (0..<30).map { n in
-            Document(path: path(String(format: "c/d%02d", n)), fields: ["bucket": .integer(Int64(n % 2)), "i": .integer(Int64(n))], createTime: ts(1), updateTime: ts(1))
+            Document(
+                path: path(String(format: "c/d%02d", n)), fields: ["bucket": .integer(Int64(n % 2)), "i": .integer(Int64(n))],
+                createTime: ts(1), updateTime: ts(1))
         }
         try store.commit(before.map(Mutation.put), in: testDB, commitTime: ts(1))
         let after = before.prefix(10).map { d in
@@ -316,8 +355,10 @@ import Testing
             return d
         }
         try store.commit(after.map(Mutation.put) + [.delete(path("c/d29"))], in: testDB, commitTime: ts(2))
-        let target = QueryTarget(parent: .root, query: StructuredQuery(
-            collectionID: "c", filter: .field(Self.bucket, .equal, .integer(1)), orderBy: [Order(Self.i, .descending)], limit: 5))
+        let target = QueryTarget(
+            parent: .root,
+            query: StructuredQuery(
+                collectionID: "c", filter: .field(Self.bucket, .equal, .integer(1)), orderBy: [Order(Self.i, .descending)], limit: 5))
         let past = try store.snapshot(at: ts(1))
         defer { past.close() }
         var statistics = QueryStatistics()
@@ -327,7 +368,8 @@ import Testing
         let now = try store.snapshot()
         defer { now.close() }
         let current = Array(after) + before.dropFirst(10).dropLast()
-        #expect(try now.runQuery(target, in: testDB).documents == target.query.evaluate(over: current, target: target, in: testDB).documents)
+        #expect(
+            try now.runQuery(target, in: testDB).documents == target.query.evaluate(over: current, target: target, in: testDB).documents)
     }
 
     /// A snapshot opened before a definition plans without it (its view has no entries) and
@@ -342,9 +384,11 @@ import Testing
             return doc(p, fields)
         }
         try store.commit(documents.map(Mutation.put), in: testDB, commitTime: ts(1))
-        let group = QueryTarget(parent: .root, query: StructuredQuery(
-            collectionID: "c", allDescendants: true, filter: .field(Self.bucket, .equal, .integer(2)),
-            orderBy: [Order(Self.i, .descending)], limit: 3))
+        let group = QueryTarget(
+            parent: .root,
+            query: StructuredQuery(
+                collectionID: "c", allDescendants: true, filter: .field(Self.bucket, .equal, .integer(2)),
+                orderBy: [Order(Self.i, .descending)], limit: 3))
         let want = group.query.evaluate(over: documents, target: group, in: testDB).documents
         #expect(want.count == 3)
 
@@ -376,10 +420,13 @@ import Testing
         }
         try store.commit(documents.map(Mutation.put), in: testDB, commitTime: ts(1))
         let queries = [
-            StructuredQuery(collectionID: "c", filter: .field(Self.bucket, .equal, .integer(1)), orderBy: [Order(Self.i, .descending)], limit: 4),
-            StructuredQuery(collectionID: "c", filter: .field(Self.tags, .arrayContains, .string("t2")), orderBy: [Order(Self.i)], offset: 1, limit: 3),
             StructuredQuery(
-                collectionID: "c", filter: .field(Self.bucket, .in, .array([.integer(0), .integer(3)])), orderBy: [Order(Self.i, .descending)],
+                collectionID: "c", filter: .field(Self.bucket, .equal, .integer(1)), orderBy: [Order(Self.i, .descending)], limit: 4),
+            StructuredQuery(
+                collectionID: "c", filter: .field(Self.tags, .arrayContains, .string("t2")), orderBy: [Order(Self.i)], offset: 1, limit: 3),
+            StructuredQuery(
+                collectionID: "c", filter: .field(Self.bucket, .in, .array([.integer(0), .integer(3)])),
+                orderBy: [Order(Self.i, .descending)],
                 startAt: Cursor(values: [.integer(30)], before: false), limit: 5),
         ].map { QueryTarget(parent: .root, query: $0) }
         func answers() throws -> [[ResourcePath]] {
@@ -405,7 +452,8 @@ import Testing
         defer { snap.close() }
         var statistics = QueryStatistics()
         let got = try snap.runQuery(
-            QueryTarget(parent: .root, query: StructuredQuery(collectionID: "c", filter: .field(Self.bucket, .equal, .integer(1)))), in: testDB,
+            QueryTarget(parent: .root, query: StructuredQuery(collectionID: "c", filter: .field(Self.bucket, .equal, .integer(1)))),
+            in: testDB,
             statistics: &statistics)
         #expect(got.documents.count == 4)
         #expect(statistics.documentsScanned == 12)

@@ -465,8 +465,8 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
                     }
                     var next: [String: [(id: Int64, index: CompositeIndex)]] = [:]
                     for index in wanted {
-                        let id = try existing.first { $0.index == index }?.id
-                            ?? SQLiteWrites.build(index, database: db, connection: connection)
+                        let kept = existing.first { $0.index == index }?.id
+                        let id = try kept ?? SQLiteWrites.build(index, database: db, connection: connection)
                         next[index.collectionGroup, default: []].append((id, index))
                     }
                     result[db] = next

@@ -107,7 +107,9 @@ struct SQLiteWrites {
         if !composite.isEmpty {
             let path = try OrderedKey.decodePath(select.blob(at: 1))
             for (id, index) in composite {
-                let keys = try index.entryKeys(path: path) { (field) throws(FirestoreError) in try FieldsCodec.value(at: field, in: stored) }
+                let keys = try index.entryKeys(path: path) { (field) throws(FirestoreError) in
+                    try FieldsCodec.value(at: field, in: stored)
+                }
                 oldComposite.append((id, index.entryParent(parentKey), keys))
             }
         }
