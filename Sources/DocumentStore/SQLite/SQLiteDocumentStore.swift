@@ -97,8 +97,9 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     /// Idle reader connections kept open for reuse.
     private static let maxIdleReaders = 4
     /// How much of the file a reader maps into memory (`PRAGMA mmap_size`): pages outside its
-    /// own cache are then read without a system call each, which is most of an index
-    /// lookup's cost in a large file.
+    /// own cache are then read without a system call each. Measured together with sorted
+    /// composite index builds: `bucket == 3 order by i desc limit 20` at 1,000,000 documents
+    /// took a median 0.40 ms against 0.43 ms before (within run-to-run noise; one run each).
     static let readerMapBytes = 1 << 30
     /// How long a connection waits for a lock before failing with `SQLITE_BUSY`.
     static let busyTimeoutMilliseconds = 5000

@@ -213,8 +213,10 @@ struct SQLiteWrites {
         try record.run()
         let id = connection.lastInsertRowID
 
-        // Entries are inserted in key order, a batch at a time, so the B-tree grows by appends
-        // in each batch instead of page writes all over it.
+        // Entries are inserted in key order, a batch at a time, so each batch walks the B-tree
+        // once instead of writing pages all over it. Measured together with `mmap_size` on
+        // readers, the build of a 1,000,000-entry index took 12.7 s instead of 17.9 s
+        // (`hearth-bench --only index --full`, one run each, release build, shared 2-core machine).
         var batch: [(parent: [UInt8], key: [UInt8], path: [UInt8])] = []
         func flush() throws {
             batch.sort { $0.parent != $1.parent ? bytesLess($0.parent, $1.parent) : bytesLess($0.key, $1.key) }
