@@ -70,6 +70,11 @@ public protocol DocumentStore: Sendable {
     /// planner reads them for the queries they serve.
     /// - Throws: `.internalError` when storage fails.
     func defineCompositeIndexes(_ indexes: [CompositeIndex], project: String) throws(FirestoreError)
+
+    /// The composite indexes defined for `project` (the last `defineCompositeIndexes`, kept
+    /// across restarts), each normalised (`__name__` last) and once, in definition order.
+    /// - Throws: `.internalError` when the store is closed.
+    func compositeIndexes(project: String) throws(FirestoreError) -> [CompositeIndex]
 }
 
 /// A consistent, read-only view of a `DocumentStore` at one moment.

@@ -118,6 +118,12 @@ public final class InMemoryDocumentStore: DocumentStore, Sendable {
         try withOpenState { $0.compositeIndexes[project] = wanted }
     }
 
+    /// The normalised definitions the last `defineCompositeIndexes` of `project` recorded.
+    /// - Throws: `.internalError` after `close()`.
+    public func compositeIndexes(project: String) throws(FirestoreError) -> [CompositeIndex] {
+        try withOpenState { $0.compositeIndexes[project] ?? [] }
+    }
+
     /// Marks the store closed; later calls throw. Open snapshots keep their copies.
     public func close() {
         state.withLock { state in

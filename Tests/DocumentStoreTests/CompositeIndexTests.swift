@@ -162,6 +162,8 @@ import Testing
         try store.commit(
             [.put(doc("c/a", ["bucket": .integer(1), "i": .integer(1), "tags": .array([.string("x")])]))], in: testDB, commitTime: ts(1))
         try store.defineCompositeIndexes([Self.byBucketThenIDescending, Self.byTagThenI, Self.byTagThenI], project: testDB.project)
+        #expect(
+            try store.compositeIndexes(project: testDB.project) == [Self.byBucketThenIDescending.normalized, Self.byTagThenI.normalized])
         // A database created later, and another project's, which gets none.
         try store.commit(
             [.put(doc("c/a", ["bucket": .integer(1), "i": .integer(1), "tags": .array([.string("x")])]))], in: otherDB, commitTime: ts(2))
@@ -183,6 +185,8 @@ import Testing
         store = try SQLiteDocumentStore(path: file, durability: .off)
         defer { store.close() }
         #expect(try entryCounts(file) == second)
+        #expect(try store.compositeIndexes(project: testDB.project) == [Self.byBucketThenIDescending.normalized])
+        #expect(try store.compositeIndexes(project: "elsewhere").isEmpty)
         try store.defineCompositeIndexes([Self.byBucketThenIDescending], project: testDB.project)
         #expect(try entryCounts(file) == second)  // unchanged: not rebuilt
         // Writes after the reopen maintain the kept index.
@@ -447,6 +451,7 @@ import Testing
         let store = InMemoryDocumentStore()
         defer { store.close() }
         try store.defineCompositeIndexes([Self.byBucketThenIDescending], project: testDB.project)
+        #expect(try store.compositeIndexes(project: testDB.project) == [Self.byBucketThenIDescending.normalized])
         try store.commit((0..<12).map { .put(doc("c/d\($0)", ["bucket": .integer(Int64($0 % 3))])) }, in: testDB, commitTime: ts(1))
         let snap = try store.snapshot()
         defer { snap.close() }

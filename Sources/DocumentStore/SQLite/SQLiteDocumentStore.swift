@@ -207,7 +207,7 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
             let index = try Self.compositeIndex(collectionID: c.text(at: 2), scope: c.int64(at: 3), fields: c.blob(at: 4))
             composites[c.int64(at: 1), default: [:]][index.collectionGroup, default: []].append((c.int64(at: 0), index))
         }
-        let p = try connection.prepare("SELECT project, collection_id, scope, fields FROM composite_definitions")
+        let p = try connection.prepare("SELECT project, collection_id, scope, fields FROM composite_definitions ORDER BY project, position")
         defer { p.reset() }
         while try p.step() {
             let index = try Self.compositeIndex(collectionID: p.text(at: 1), scope: p.int64(at: 2), fields: p.blob(at: 3))
@@ -450,12 +450,13 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
                 try clear.bind(project, at: 1)
                 try clear.run()
                 let insert = try connection.prepare(
-                    "INSERT INTO composite_definitions(project, collection_id, scope, fields) VALUES(?1, ?2, ?3, ?4)")
-                for index in wanted {
+                    "INSERT INTO composite_definitions(project, collection_id, scope, fields, position) VALUES(?1, ?2, ?3, ?4, ?5)")
+                for (position, index) in wanted.enumerated() {
                     try insert.bind(project, at: 1)
                     try insert.bind(index.collectionGroup, at: 2)
                     try insert.bind(index.queryScope.storedValue, at: 3)
                     try insert.bind(index.encodedFields, at: 4)
+                    try insert.bind(Int64(position), at: 5)
                     try insert.run()
                 }
                 var result: [Int64: [String: [(id: Int64, index: CompositeIndex)]]] = [:]
@@ -477,6 +478,13 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
             definitions[project] = wanted
             for (db, indexes) in rebuilt { composites[db] = indexes }
         }
+    }
+
+    /// The normalised definitions of `project`, as the last `defineCompositeIndexes` (of this
+    /// process or an earlier one) left them.
+    /// - Throws: `.internalError` when the store is closed.
+    public func compositeIndexes(project: String) throws(FirestoreError) -> [CompositeIndex] {
+        try withWriter { _ in definitions[project] ?? [] }
     }
 
     /// Records the composite definitions of `database`'s project for its new row `db` (inside

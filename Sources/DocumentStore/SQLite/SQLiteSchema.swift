@@ -14,8 +14,9 @@
 ///   key for collection scope and empty for group scope, `value` is `OrderedKey.value`. The
 ///   primary key is the scan order, so a range query is one b-tree range walk.
 /// - `composite_definitions`: the composite indexes defined per project
-///   (`defineCompositeIndexes`), each as collection id, scope and `CompositeIndex.encodedFields`
-///   of its normalised fields; a database created later gets them too.
+///   (`defineCompositeIndexes`), each as collection id, scope, `CompositeIndex.encodedFields`
+///   of its normalised fields and its position in the definition; a database created later
+///   gets them too.
 /// - `composite_indexes`: the composite indexes built per database row (same columns), whose
 ///   entries every commit maintains.
 /// - `composite_entries`: `(index_id, parent, key, path)`; `parent` as in `index_entries`,
@@ -92,6 +93,7 @@ enum SQLiteSchema {
             collection_id TEXT NOT NULL,
             scope INTEGER NOT NULL,
             fields BLOB NOT NULL,
+            position INTEGER NOT NULL,
             PRIMARY KEY(project, collection_id, scope, fields)
         ) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS composite_indexes(
