@@ -65,10 +65,14 @@ public protocol DocumentStore: Sendable {
     /// Flushes and closes storage; later calls fail.
     func close()
 
-    /// Defines the composite indexes of every database of `project` (replacing the previous
-    /// definitions): new ones are built for the stored documents, removed ones dropped. The
-    /// planner reads them for the queries they serve.
-    /// - Throws: `.internalError` when storage fails.
+    /// Defines the composite indexes of every database of `project`, existing or created
+    /// later (replacing the previous definitions, compared by `CompositeIndex.normalized`):
+    /// new ones are built for the stored documents, removed ones dropped with their entries,
+    /// unchanged ones kept as they are. Every later commit maintains them in its transaction;
+    /// a durable store keeps them across restarts. The planner reads them for the queries they
+    /// serve; answers never change, only what a query reads (`QueryStatistics`).
+    /// - Complexity: one pass over the documents of each new index's collection id.
+    /// - Throws: `.internalError` when storage fails (the previous definitions stay then).
     func defineCompositeIndexes(_ indexes: [CompositeIndex], project: String) throws(FirestoreError)
 
     /// The composite indexes defined for `project` (the last `defineCompositeIndexes`, kept
