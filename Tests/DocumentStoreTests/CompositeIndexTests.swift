@@ -149,6 +149,15 @@ import Testing
                 path("c/a")
             ])
         #expect(statistics.indexesUsed == [IndexUsage(queryScope: "Collection", properties: "(tags CONTAINS, i ASC, __name__ ASC)")])
+        snap.close()
+
+        // A clear empties the indexes and keeps them defined: later writes fill them again.
+        try store.deleteAll(in: testDB, at: ts(6))
+        counts = try entryCounts(store.path)
+        #expect(counts.count == 2 && counts.values.allSatisfy { $0 == 0 })
+        try store.commit(
+            [.put(doc("c/z", ["bucket": .integer(2), "i": .integer(3), "tags": .array([.string("x")])]))], in: testDB, commitTime: ts(7))
+        #expect(try entryCounts(store.path).values.sorted() == [1, 1])
     }
 
     /// Databases created after the definition get the indexes; a redefinition keeps the
