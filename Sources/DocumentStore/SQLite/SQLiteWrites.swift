@@ -36,8 +36,15 @@ struct SQLiteWrites {
         let parentKey = OrderedKey.path(document.path.parent)
         let built = indexes[document.path.parent.lastSegment] ?? []
         let composite = composites[document.path.parent.lastSegment] ?? []
+        // Composite entries the old and new versions share stay as they are.
+        var newKeys: [Int64: Set<[UInt8]>] = [:]
+        for (id, index) in composite {
+            newKeys[id] = Set(index.entryKeys(path: document.path) { document.fields.value(at: $0) })
+        }
+        var oldKeys: [Int64: Set<[UInt8]>] = [:]
         if !built.isEmpty || !composite.isEmpty {
-            try removeEntries(pathKey: pathKey, parentKey: parentKey, built: built, composite: composite)
+            oldKeys = try removeEntries(
+                path: document.path, pathKey: pathKey, parentKey: parentKey, built: built, composite: composite, keeping: newKeys)
         }
         try archive(pathKey: pathKey, unchanged: document.updateTime)
 
@@ -67,9 +74,9 @@ struct SQLiteWrites {
                 connection: connection)
         }
         for (id, index) in composite {
+            let keys = (newKeys[id] ?? []).subtracting(oldKeys[id] ?? [])
             try Self.insertCompositeEntries(
-                index.entryKeys(path: document.path) { document.fields.value(at: $0) }, index: id,
-                parent: index.entryParent(parentKey), path: pathKey, connection: connection)
+                keys.sorted(by: bytesLess), index: id, parent: index.entryParent(parentKey), path: pathKey, connection: connection)
         }
     }
 
@@ -80,7 +87,8 @@ struct SQLiteWrites {
         let built = indexes[path.parent.lastSegment] ?? []
         let composite = composites[path.parent.lastSegment] ?? []
         if !built.isEmpty || !composite.isEmpty {
-            try removeEntries(pathKey: pathKey, parentKey: OrderedKey.path(path.parent), built: built, composite: composite)
+            _ = try removeEntries(
+                path: path, pathKey: pathKey, parentKey: OrderedKey.path(path.parent), built: built, composite: composite, keeping: [:])
         }
         try archive(pathKey: pathKey, unchanged: nil)
         let delete = try connection.prepare("DELETE FROM documents WHERE db = ?1 AND path = ?2")
@@ -89,35 +97,37 @@ struct SQLiteWrites {
         try delete.run()
     }
 
-    /// Deletes the entries the currently stored version of the document has, if any.
+    /// Deletes the entries the currently stored version of the document at `path` has, if
+    /// any, except the composite entries in `keeping` (by index row id).
+    /// - Returns: the stored version's composite entry keys by index row id (empty when none is stored).
     private func removeEntries(
-        pathKey: [UInt8], parentKey: [UInt8], built: [(id: Int64, index: SingleFieldIndex)],
-        composite: [(id: Int64, index: CompositeIndex)]
-    ) throws {
-        let select = try connection.prepare("SELECT fields, path FROM documents WHERE db = ?1 AND path = ?2")
+        path: ResourcePath, pathKey: [UInt8], parentKey: [UInt8], built: [(id: Int64, index: SingleFieldIndex)],
+        composite: [(id: Int64, index: CompositeIndex)], keeping: [Int64: Set<[UInt8]>]
+    ) throws -> [Int64: Set<[UInt8]>] {
+        let select = try connection.prepare("SELECT fields FROM documents WHERE db = ?1 AND path = ?2")
         defer { select.reset() }
         try select.bind(database, at: 1)
         try select.bind(pathKey, at: 2)
-        guard try select.step() else { return }
+        guard try select.step() else { return [:] }
         // Only the indexed fields of the old version are read, not the whole document.
         let stored = select.blob(at: 0)
         var old: [(id: Int64, index: SingleFieldIndex, value: Value?)] = []
         for (id, index) in built { old.append((id, index, try FieldsCodec.value(at: index.field, in: stored))) }
-        var oldComposite: [(id: Int64, parent: [UInt8], keys: [[UInt8]])] = []
-        if !composite.isEmpty {
-            let path = try OrderedKey.decodePath(select.blob(at: 1))
-            for (id, index) in composite {
-                let keys = try index.entryKeys(path: path) { (field) throws(FirestoreError) in
-                    try FieldsCodec.value(at: field, in: stored)
-                }
-                oldComposite.append((id, index.entryParent(parentKey), keys))
+        var oldComposite: [Int64: Set<[UInt8]>] = [:]
+        var parents: [Int64: [UInt8]] = [:]
+        for (id, index) in composite {
+            let keys = try index.entryKeys(path: path) { (field) throws(FirestoreError) in
+                try FieldsCodec.value(at: field, in: stored)
             }
+            oldComposite[id] = Set(keys)
+            parents[id] = index.entryParent(parentKey)
         }
         select.reset()
         let deleteComposite = try connection.prepare(
             "DELETE FROM composite_entries WHERE index_id = ?1 AND parent = ?2 AND key = ?3")
-        for (id, parent, keys) in oldComposite {
-            for key in keys {
+        for (id, keys) in oldComposite {
+            let parent = parents[id] ?? []
+            for key in keys.subtracting(keeping[id] ?? []) {
                 try deleteComposite.bind(id, at: 1)
                 try deleteComposite.bind(parent, at: 2)
                 try deleteComposite.bind(key, at: 3)
@@ -135,6 +145,7 @@ struct SQLiteWrites {
                 try delete.run()
             }
         }
+        return oldComposite
     }
 
     private static func insertEntries(
