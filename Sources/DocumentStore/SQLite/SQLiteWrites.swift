@@ -36,7 +36,9 @@ struct SQLiteWrites {
         let parentKey = OrderedKey.path(document.path.parent)
         let built = indexes[document.path.parent.lastSegment] ?? []
         let composite = composites[document.path.parent.lastSegment] ?? []
-        // Composite entries the old and new versions share stay as they are.
+        // Composite entries the old and new versions share stay as they are: with 4 composite
+        // indexes, a write changing no indexed field took a median 0.085 ms instead of 0.12 ms
+        // (`StoreBenchmarks.indexWriteCost`, one run each; 0.044 ms with no index).
         var newKeys: [Int64: Set<[UInt8]>] = [:]
         for (id, index) in composite {
             newKeys[id] = Set(index.entryKeys(path: document.path) { document.fields.value(at: $0) })
