@@ -20,7 +20,8 @@ extension SQLiteSnapshot {
             statistics.indexEntriesScanned = indexRowsRead - rowsBefore
             if let lastPlan {
                 statistics.plan = lastPlan.description
-                statistics.indexesUsed = lastPlan.indexesUsed(scope: query.allDescendants ? "Collection group" : "Collection")
+                let scope: IndexQueryScope = query.allDescendants ? .collectionGroup : .collection
+                statistics.indexesUsed = lastPlan.indexesUsed(scope: scope.planSummaryName)
             }
         }
         lastPlan = nil
