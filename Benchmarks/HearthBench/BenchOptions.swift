@@ -4,7 +4,7 @@ import Foundation
 ///
 /// `--full` adds the 1,000,000-document range query; `--duration`/`--warmup` (seconds),
 /// `--connections` and `--threads` shape every `wrk` run (the same for Hearth, the official
-/// emulator and nginx); `--no-emulator` skips the JVM; `--only rest,query,rules,fanout,listen,history`
+/// emulator and nginx); `--no-emulator` skips the JVM; `--only rest,query,rules,fanout,listen,history,index`
 /// picks sections; `--json <file>` moves the JSON results.
 struct BenchOptions: Sendable {
     /// The sections of the report, in the order they run.
@@ -21,6 +21,8 @@ struct BenchOptions: Sendable {
         case listen
         /// Issue 10: version history (point-in-time reads) and writes as the database grows.
         case history
+        /// Issue 13: composite indexes in the store (query, write cost, build).
+        case index
     }
 
     /// Include the 1,000,000-document step (tens of seconds to load).
@@ -45,7 +47,7 @@ struct BenchOptions: Sendable {
     /// The usage text.
     static let usage = """
         usage: hearth-bench [--full] [--duration S] [--warmup S] [--connections N] [--threads N]
-                            [--rules-seconds S] [--no-emulator] [--only rest,query,rules,fanout,listen]
+                            [--rules-seconds S] [--no-emulator] [--only rest,query,rules,fanout,listen,history,index]
                             [--json FILE]
         """
 

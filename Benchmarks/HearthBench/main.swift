@@ -36,6 +36,7 @@ for section in BenchOptions.Section.allCases where options.sections.contains(sec
     case .fanout: report.tables.append(await FanOutSection(options: options, scratch: scratch, progress: progress).run())
     case .listen: report.tables.append(await ListenSection(options: options, scratch: scratch, progress: progress).run())
     case .history: report.tables.append(HistorySection(options: options, scratch: scratch, progress: progress).run())
+    case .index: report.tables.append(IndexSection(options: options, scratch: scratch, progress: progress).run())
     }
 }
 report.loadAverageAtEnd = BenchReport.loadAverage()

@@ -65,16 +65,20 @@ public protocol DocumentStore: Sendable {
     /// Flushes and closes storage; later calls fail.
     func close()
 
-    /// Defines the composite indexes of every database of `project` (replacing the previous
-    /// definitions): new ones are built for the stored documents, removed ones dropped. The
-    /// planner reads them for the queries they serve.
-    /// - Throws: `.internalError` when storage fails.
+    /// Defines the composite indexes of every database of `project`, existing or created
+    /// later (replacing the previous definitions, compared by `CompositeIndex.normalized`):
+    /// new ones are built for the stored documents, removed ones dropped with their entries,
+    /// unchanged ones kept as they are. Every later commit maintains them in its transaction;
+    /// a durable store keeps them across restarts. The planner reads them for the queries they
+    /// serve; answers never change, only what a query reads (`QueryStatistics`).
+    /// - Complexity: one pass over the documents of each new index's collection id.
+    /// - Throws: `.internalError` when storage fails (the previous definitions stay then).
     func defineCompositeIndexes(_ indexes: [CompositeIndex], project: String) throws(FirestoreError)
-}
 
-extension DocumentStore {
-    /// Stores without composite indexes answer every query by scanning.
-    public func defineCompositeIndexes(_ indexes: [CompositeIndex], project: String) throws(FirestoreError) {}
+    /// The composite indexes defined for `project` (the last `defineCompositeIndexes`, kept
+    /// across restarts), each normalised (`__name__` last) and once, in definition order.
+    /// - Throws: `.internalError` when the store is closed.
+    func compositeIndexes(project: String) throws(FirestoreError) -> [CompositeIndex]
 }
 
 /// A consistent, read-only view of a `DocumentStore` at one moment.
@@ -83,13 +87,6 @@ extension DocumentStore {
 public protocol StoreSnapshot: AnyObject {
     /// The document at `path`, or nil when missing.
     func document(_ path: ResourcePath, in database: DatabaseID) throws(FirestoreError) -> Document?
-
-    /// The exact result of `target` (filters, order, cursors, offset, limit applied), using
-    /// indexes so that a selective query does not read the whole collection.
-    /// - Returns: the documents in query order and the count skipped by `offset`.
-    /// - Throws: `.invalidArgument` for queries that cannot run; `.internalError` on storage failure.
-    func runQuery(_ target: QueryTarget, in database: DatabaseID) throws(FirestoreError)
-        -> (documents: [Document], skipped: Int)
 
     /// Direct child documents of collection `collection`, in `__name__` order, starting after
     /// `startAfter` (exclusive) when given, at most `limit` of them.
@@ -104,7 +101,12 @@ public protocol StoreSnapshot: AnyObject {
     /// at least one document at any depth, ascending by UTF-8 bytes.
     func collectionIDs(under parent: ResourcePath, in database: DatabaseID) throws(FirestoreError) -> [String]
 
-    /// `runQuery(_:in:)`, reporting the indexes read and what was scanned in `statistics`.
+    /// The exact result of `target` (filters, order, cursors, offset, limit applied), using
+    /// indexes so that a selective query does not read the whole collection; `statistics` is
+    /// overwritten with what answering it read (plan text, indexes used, index entries and
+    /// documents scanned).
+    /// - Returns: the documents in query order and the count skipped by `offset`.
+    /// - Throws: `.invalidArgument` for queries that cannot run; `.internalError` on storage failure.
     func runQuery(_ target: QueryTarget, in database: DatabaseID, statistics: inout QueryStatistics)
         throws(FirestoreError) -> (documents: [Document], skipped: Int)
 
@@ -113,10 +115,12 @@ public protocol StoreSnapshot: AnyObject {
 }
 
 extension StoreSnapshot {
-    /// Until a store reports statistics: none.
-    public func runQuery(_ target: QueryTarget, in database: DatabaseID, statistics: inout QueryStatistics)
-        throws(FirestoreError) -> (documents: [Document], skipped: Int)
+    /// `runQuery(_:in:statistics:)` for callers that do not want the statistics.
+    /// - Throws: as `runQuery(_:in:statistics:)`.
+    public func runQuery(_ target: QueryTarget, in database: DatabaseID) throws(FirestoreError)
+        -> (documents: [Document], skipped: Int)
     {
-        try runQuery(target, in: database)
+        var ignored = QueryStatistics()
+        return try runQuery(target, in: database, statistics: &ignored)
     }
 }

@@ -18,6 +18,8 @@ public final class InMemoryDocumentStore: DocumentStore, Sendable {
         /// `document.updateTime <= t < end`.
         var history: [(database: DatabaseID, document: Document, end: Timestamp)] = []
         var lastCommit: Timestamp?
+        /// Composite index definitions by project (normalised); queries do not read them.
+        var compositeIndexes: [String: [CompositeIndex]] = [:]
         var isClosed = false
     }
 
@@ -105,6 +107,21 @@ public final class InMemoryDocumentStore: DocumentStore, Sendable {
     /// - Throws: `.internalError` after `close()`.
     public func lastCommitTime() throws(FirestoreError) -> Timestamp? {
         try withOpenState { $0.lastCommit }
+    }
+
+    /// Records `indexes` as `project`'s composite indexes (duplicates once). Queries here scan
+    /// every document, so no index is built: the answer is the same.
+    /// - Throws: `.internalError` after `close()`.
+    public func defineCompositeIndexes(_ indexes: [CompositeIndex], project: String) throws(FirestoreError) {
+        var wanted: [CompositeIndex] = []
+        for index in indexes.map(\.normalized) where !wanted.contains(index) { wanted.append(index) }
+        try withOpenState { $0.compositeIndexes[project] = wanted }
+    }
+
+    /// The normalised definitions the last `defineCompositeIndexes` of `project` recorded.
+    /// - Throws: `.internalError` after `close()`.
+    public func compositeIndexes(project: String) throws(FirestoreError) -> [CompositeIndex] {
+        try withOpenState { $0.compositeIndexes[project] ?? [] }
     }
 
     /// Marks the store closed; later calls throw. Open snapshots keep their copies.

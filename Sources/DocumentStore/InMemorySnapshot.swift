@@ -13,13 +13,15 @@ final class InMemorySnapshot: StoreSnapshot {
         databases[database]?[path]
     }
 
-    /// Validates, then evaluates the query over every document of `database`.
+    /// Validates, then evaluates the query over every document of `database`; `statistics`
+    /// counts them all as scanned, with no index.
     /// - Throws: `.invalidArgument` for invalid queries.
-    func runQuery(_ target: QueryTarget, in database: DatabaseID) throws(FirestoreError)
+    func runQuery(_ target: QueryTarget, in database: DatabaseID, statistics: inout QueryStatistics) throws(FirestoreError)
         -> (documents: [Document], skipped: Int)
     {
         try target.query.validate()
         let all = databases[database]?.values ?? [:].values
+        statistics = QueryStatistics(documentsScanned: all.count, plan: "scan of every document of the database")
         return target.query.evaluate(over: all, target: target, in: database)
     }
 

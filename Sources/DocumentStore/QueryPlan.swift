@@ -17,6 +17,9 @@ struct QueryPlan: Sendable, Equatable, CustomStringConvertible {
         case documents(range: KeyRange, direction: Direction)
         /// Entries of `index` within each of `ranges` (sorted and disjoint in scan direction).
         case index(SingleFieldIndex, ranges: [KeyRange], direction: Direction)
+        /// Entries of composite `index` (normalised) within each of `ranges` of whole entry
+        /// keys (`CompositeIndex.entryKeys`; sorted and disjoint in scan direction).
+        case composite(CompositeIndex, ranges: [KeyRange], direction: Direction)
     }
 
     /// What the stream is ordered by, as far as the query's normalised order is concerned.
@@ -27,6 +30,11 @@ struct QueryPlan: Sendable, Equatable, CustomStringConvertible {
         case indexValue
         /// By document name, which is the first normalised orderBy field still varying.
         case path
+        /// By the composite entry key, which is the query's whole normalised order.
+        case indexKey
+        /// Within each range by the composite entry key (the ranges are one per combination
+        /// of `in` / `array-contains-any` values, so the whole stream is not in order).
+        case indexKeyWithinRanges
     }
 
     /// Sources of candidates; more than one only for OR filters (results are de-duplicated).
@@ -34,9 +42,43 @@ struct QueryPlan: Sendable, Equatable, CustomStringConvertible {
     /// See `StreamOrder`.
     var streamOrder: StreamOrder
 
-    /// Indexes the plan reads.
+    /// Single-field indexes the plan reads.
     var indexes: [SingleFieldIndex] {
         accesses.compactMap { if case .index(let i, _, _) = $0 { return i } else { return nil } }
+    }
+
+    /// True when one document can come from more than one range or access.
+    var mayRepeat: Bool {
+        if accesses.count > 1 { return true }
+        return accesses.contains { access in
+            switch access {
+            case .documents: return false
+            case .index(let i, let ranges, _): return i.mode == .arrayContains && ranges.count > 1
+            case .composite(let i, let ranges, _): return ranges.count > 1 && i.fields.contains { $0.kind == .arrayContains }
+            }
+        }
+    }
+
+    /// The indexes read, as production's plan summary names them (`(a ASC, __name__ ASC)`),
+    /// in `scope` (`Collection` or `Collection group`), each once.
+    func indexesUsed(scope: String) -> [IndexUsage] {
+        var out: [IndexUsage] = []
+        for access in accesses {
+            let properties: String
+            switch access {
+            case .documents(_, let direction):
+                properties = "(__name__ \(direction == .ascending ? "ASC" : "DESC"))"
+            case .index(let index, _, let direction):
+                let d = direction == .ascending ? "ASC" : "DESC"
+                let kind = index.mode == .arrayContains ? "CONTAINS" : d
+                properties = "(\(index.field.canonical) \(kind), __name__ \(index.mode == .arrayContains ? "ASC" : d))"
+            case .composite(let index, _, _):
+                properties = index.properties
+            }
+            let usage = IndexUsage(queryScope: scope, properties: properties)
+            if !out.contains(usage) { out.append(usage) }
+        }
+        return out
     }
 
     /// `index messages.t (ordered, collection) [≥k1, <k2) asc; ordered by index value`.
@@ -48,6 +90,9 @@ struct QueryPlan: Sendable, Equatable, CustomStringConvertible {
             case .index(let index, let ranges, let direction):
                 let r = ranges.map(\.description).joined(separator: " ")
                 return "index \(index) \(ranges.isEmpty ? "(empty)" : r) \(direction == .ascending ? "asc" : "desc")"
+            case .composite(let index, let ranges, let direction):
+                let r = ranges.map(\.description).joined(separator: " ")
+                return "composite \(index) \(ranges.isEmpty ? "(empty)" : r) \(direction == .ascending ? "asc" : "desc")"
             }
         }
         let order: String
@@ -55,6 +100,8 @@ struct QueryPlan: Sendable, Equatable, CustomStringConvertible {
         case .unordered: order = "unordered"
         case .indexValue: order = "ordered by index value"
         case .path: order = "ordered by name"
+        case .indexKey: order = "ordered by index key"
+        case .indexKeyWithinRanges: order = "ordered by index key within each range"
         }
         return (parts.isEmpty ? "nothing" : parts.joined(separator: " ∪ ")) + "; " + order
     }

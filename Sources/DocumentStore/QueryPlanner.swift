@@ -3,6 +3,7 @@ import FirestoreModel
 /// Chooses how the SQLite store reads a query's candidates (query model → `QueryPlan`).
 ///
 /// Rules, in order:
+/// 0. A composite index of `composites` that serves the query (`compositePlan`) is read first.
 /// 1. Among the top-level AND conjuncts, pick the most selective indexable filter by a fixed
 ///    rank (no statistics): `==` / `IS NULL` / `IS NAN` < `in` < `array-contains` <
 ///    `array-contains-any` < range (`<`, `<=`, `>`, `>=`) < OR of indexable branches. A tie
@@ -17,8 +18,9 @@ import FirestoreModel
 /// The plan only narrows candidates; correctness never depends on it, because every
 /// candidate is checked with the query's full semantics.
 enum QueryPlanner {
-    /// Plans `target` in `database` (used to read `__name__` cursors).
-    static func plan(_ target: QueryTarget, in database: DatabaseID) -> QueryPlan {
+    /// Plans `target` in `database` (used to read `__name__` cursors), given the built
+    /// composite indexes (normalised) of its collection id.
+    static func plan(_ target: QueryTarget, in database: DatabaseID, composites: [CompositeIndex] = []) -> QueryPlan {
         let query = target.query
         let order = query.normalizedOrderBy
         let scope: SingleFieldIndex.QueryScope = query.allDescendants ? .collectionGroup : .collection
@@ -29,6 +31,11 @@ enum QueryPlanner {
             // index spans collections, so read documents in name order.
             return orderScan(order: [Order(.documentKey, first.field.isDocumentKey ? first.direction : .ascending)],
                 query: query, target: target, scope: scope, database: database)
+        }
+        if !composites.isEmpty,
+            let plan = compositePlan(target, conjuncts: conjuncts, composites: composites, database: database)
+        {
+            return plan
         }
 
         var best: Candidate?

@@ -36,13 +36,21 @@ import Synchronization
 /// exactly 100. The price of on-demand is the first query on a new field: 0.1 s at 10,000
 /// documents, 4.9–7.3 s at 1,000,000 (the index build).
 ///
+/// **Composite indexes** (`defineCompositeIndexes`, from the app's `firestore.indexes.json`)
+/// are built when defined, for every database of the project, and for databases created
+/// later when they are created; every commit maintains them in its transaction. The planner
+/// reads one when it serves the query's pinned fields and order (`QueryPlanner.compositePlan`),
+/// so `where bucket == 3 order by i desc limit 20` reads about 20 entries whatever the size
+/// of the collection. Definitions and entries persist: a restart rebuilds nothing.
+///
 /// **Ephemeral mode.** `init(inMemory:)` uses a private temporary file that is deleted on
 /// `close()`, with `synchronous=OFF`. (A true `:memory:` database has a single connection,
 /// and snapshot isolation needs separate connections over one WAL.)
 ///
 /// Thread-safe; `commit` calls may come from any task (they are serialised by `writerLock`).
 public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
-    // @unchecked Sendable: `writer`, `databaseIDs`, `catalog` and `lastCommit` are only touched
+    // @unchecked Sendable: `writer`, `databaseIDs`, `catalog`, `composites`, `definitions` and
+    // `lastCommit` are only touched
     // with `writerLock` held; `idleReaders` and `isClosed` only with `poolLock` held; `path`,
     // `durability`, `deleteOnClose` and `keepsVersions` are immutable. Those two locks stay
     // NSLocks: they guard non-Sendable `SQLiteConnection`s (C handles) that flow in from
@@ -71,6 +79,10 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     private var databaseIDs: [String: Int64] = [:]
     /// Committed indexes: database row id → collection id → (index row id, index).
     private var catalog: [Int64: [String: [(id: Int64, index: SingleFieldIndex)]]] = [:]
+    /// Committed composite indexes: database row id → collection id → (index row id, normalised index).
+    private var composites: [Int64: [String: [(id: Int64, index: CompositeIndex)]]] = [:]
+    /// Committed composite definitions by project (normalised), for databases created later.
+    private var definitions: [String: [CompositeIndex]] = [:]
     private var lastCommit: Timestamp?
     /// `history_horizons` by database row id (0 = every database); under `writerLock`.
     private var horizons: [Int64: Timestamp] = [:]
@@ -84,6 +96,11 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     private var isClosed = false
     /// Idle reader connections kept open for reuse.
     private static let maxIdleReaders = 4
+    /// How much of the file a reader maps into memory (`PRAGMA mmap_size`): pages outside its
+    /// own cache are then read without a system call each. Measured together with sorted
+    /// composite index builds: `bucket == 3 order by i desc limit 20` at 1,000,000 documents
+    /// took a median 0.40 ms against 0.43 ms before (within run-to-run noise; one run each).
+    static let readerMapBytes = 1 << 30
     /// How long a connection waits for a lock before failing with `SQLITE_BUSY`.
     static let busyTimeoutMilliseconds = 5000
 
@@ -151,7 +168,7 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
             // The DDL run on open already created what the newer version adds.
             try connection.execute("UPDATE meta SET value = \(SQLiteSchema.version) WHERE key = 'schema_version'")
             meta["schema_version"] = SQLiteSchema.version
-            historyStartsNow = true  // no versions were kept before
+            if v == 1 { historyStartsNow = true }  // no versions were kept before
         }
         if meta["keeps_versions"] == 0 && keepsVersions { historyStartsNow = true }
         guard meta["schema_version"] == SQLiteSchema.version else {
@@ -184,6 +201,29 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
                 queryScope: scope)
             catalog[i.int64(at: 1), default: [:]][index.collectionID, default: []].append((i.int64(at: 0), index))
         }
+        let c = try connection.prepare("SELECT id, db, collection_id, scope, fields FROM composite_indexes ORDER BY id")
+        defer { c.reset() }
+        while try c.step() {
+            let index = try Self.compositeIndex(collectionID: c.text(at: 2), scope: c.int64(at: 3), fields: c.blob(at: 4))
+            composites[c.int64(at: 1), default: [:]][index.collectionGroup, default: []].append((c.int64(at: 0), index))
+        }
+        let p = try connection.prepare("SELECT project, collection_id, scope, fields FROM composite_definitions ORDER BY project, position")
+        defer { p.reset() }
+        while try p.step() {
+            let index = try Self.compositeIndex(collectionID: p.text(at: 1), scope: p.int64(at: 2), fields: p.blob(at: 3))
+            definitions[p.text(at: 0), default: []].append(index)
+        }
+    }
+
+    /// A composite index from its stored columns.
+    /// - Throws: `.internalError` for an unknown scope or corrupt fields.
+    static func compositeIndex(collectionID: String, scope: Int64, fields: UnsafeRawBufferPointer) throws(FirestoreError)
+        -> CompositeIndex
+    {
+        guard let queryScope = IndexQueryScope.allCases.first(where: { $0.storedValue == scope }) else {
+            throw .internalError("Store has a composite index of unknown scope \(scope).")
+        }
+        return CompositeIndex(collectionGroup: collectionID, queryScope: queryScope, fields: try CompositeIndex.decodeFields(fields))
     }
 
     // MARK: DocumentStore
@@ -199,13 +239,14 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     /// - Throws: `.internalError` when SQLite fails; nothing is applied then.
     public func commit(_ mutations: [Mutation], in database: DatabaseID, commitTime: Timestamp) throws(FirestoreError) {
         try withWriter { (connection) throws in
-            var newDatabaseID: Int64?
+            var newDatabase: (id: Int64, composites: [String: [(id: Int64, index: CompositeIndex)]])?
             try connection.writeTransaction { () throws in
                 let (dbID, created) = try databaseRowID(database, connection)
-                if created { newDatabaseID = dbID }
-                let writes = SQLiteWrites(
+                if created { newDatabase = (dbID, try recordDefinitions(of: database, dbID, connection)) }
+                var writes = SQLiteWrites(
                     connection: connection, database: dbID, indexes: catalog[dbID] ?? [:],
                     commitTime: keepsVersions ? commitTime : nil)
+                writes.composites = newDatabase?.composites ?? composites[dbID] ?? [:]
                 for mutation in mutations {
                     switch mutation {
                     case .put(let document): try writes.put(document)
@@ -224,7 +265,10 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
                 }
             }
             // Only committed state reaches the caches.
-            if let newDatabaseID { databaseIDs[database.name] = newDatabaseID }
+            if let newDatabase {
+                databaseIDs[database.name] = newDatabase.id
+                composites[newDatabase.id] = newDatabase.composites
+            }
             if lastCommit.map({ $0 < commitTime }) ?? true { lastCommit = commitTime }
             bumpSequence()
         }
@@ -294,10 +338,14 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
             let horizon = max(horizons[dbID] ?? time, time)
             try connection.writeTransaction { () throws in
                 try Self.recordHorizon(horizon, database: dbID, connection)
-                let entries = try connection.prepare(
-                    "DELETE FROM index_entries WHERE index_id IN (SELECT id FROM field_indexes WHERE db = ?1)")
-                try entries.bind(dbID, at: 1)
-                try entries.run()
+                for sql in [
+                    "DELETE FROM index_entries WHERE index_id IN (SELECT id FROM field_indexes WHERE db = ?1)",
+                    "DELETE FROM composite_entries WHERE index_id IN (SELECT id FROM composite_indexes WHERE db = ?1)",
+                ] {
+                    let entries = try connection.prepare(sql)
+                    try entries.bind(dbID, at: 1)
+                    try entries.run()
+                }
                 for table in ["documents", "document_versions"] {
                     let delete = try connection.prepare("DELETE FROM \(table) WHERE db = ?1")
                     try delete.bind(dbID, at: 1)
@@ -368,15 +416,88 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
             {
                 return
             }
-            var newDatabaseID: Int64?
+            var newDatabase: (id: Int64, composites: [String: [(id: Int64, index: CompositeIndex)]])?
             let (dbID, rowID) = try connection.writeTransaction { () throws -> (Int64, Int64) in
                 let (dbID, created) = try databaseRowID(database, connection)
-                if created { newDatabaseID = dbID }
+                if created { newDatabase = (dbID, try recordDefinitions(of: database, dbID, connection)) }
                 return (dbID, try SQLiteWrites.build(index, database: dbID, connection: connection))
             }
-            if let newDatabaseID { databaseIDs[database.name] = newDatabaseID }
+            if let newDatabase {
+                databaseIDs[database.name] = newDatabase.id
+                composites[newDatabase.id] = newDatabase.composites
+            }
             catalog[dbID, default: [:]][index.collectionID, default: []].append((rowID, index))
         }
+    }
+
+    /// Makes `indexes` the composite indexes of every database of `project`, now and created
+    /// later, in one write transaction: an index already built (same collection id, scope and
+    /// normalised fields) is kept as it is; a new one is built from the stored documents of its
+    /// collection id; one no longer listed is dropped with its entries. Duplicates count once.
+    ///
+    /// Changes no document, so it is not a commit: snapshots taken before it keep planning
+    /// with the indexes they saw.
+    /// - Complexity: one pass over the documents of each new index's collection id, per database.
+    /// - Throws: `.internalError` when SQLite fails (nothing changes then).
+    public func defineCompositeIndexes(_ indexes: [CompositeIndex], project: String) throws(FirestoreError) {
+        var wanted: [CompositeIndex] = []
+        for index in indexes.map(\.normalized) where !wanted.contains(index) { wanted.append(index) }
+        try withWriter { (connection) throws in
+            let prefix = DatabaseID(project: project, database: "").name
+            let databases = databaseIDs.filter { $0.key.hasPrefix(prefix) }.map(\.value)
+            let rebuilt = try connection.writeTransaction { () throws -> [Int64: [String: [(id: Int64, index: CompositeIndex)]]] in
+                let clear = try connection.prepare("DELETE FROM composite_definitions WHERE project = ?1")
+                try clear.bind(project, at: 1)
+                try clear.run()
+                let insert = try connection.prepare(
+                    "INSERT INTO composite_definitions(project, collection_id, scope, fields, position) VALUES(?1, ?2, ?3, ?4, ?5)")
+                for (position, index) in wanted.enumerated() {
+                    try insert.bind(project, at: 1)
+                    try insert.bind(index.collectionGroup, at: 2)
+                    try insert.bind(index.queryScope.storedValue, at: 3)
+                    try insert.bind(index.encodedFields, at: 4)
+                    try insert.bind(Int64(position), at: 5)
+                    try insert.run()
+                }
+                var result: [Int64: [String: [(id: Int64, index: CompositeIndex)]]] = [:]
+                for db in databases {
+                    let existing = (composites[db] ?? [:]).values.flatMap { $0 }
+                    for (id, index) in existing where !wanted.contains(index) {
+                        try SQLiteWrites.drop(compositeIndex: id, connection: connection)
+                    }
+                    var next: [String: [(id: Int64, index: CompositeIndex)]] = [:]
+                    for index in wanted {
+                        let kept = existing.first { $0.index == index }?.id
+                        let id = try kept ?? SQLiteWrites.build(index, database: db, connection: connection)
+                        next[index.collectionGroup, default: []].append((id, index))
+                    }
+                    result[db] = next
+                }
+                return result
+            }
+            definitions[project] = wanted
+            for (db, indexes) in rebuilt { composites[db] = indexes }
+        }
+    }
+
+    /// The normalised definitions of `project`, as the last `defineCompositeIndexes` (of this
+    /// process or an earlier one) left them.
+    /// - Throws: `.internalError` when the store is closed.
+    public func compositeIndexes(project: String) throws(FirestoreError) -> [CompositeIndex] {
+        try withWriter { _ in definitions[project] ?? [] }
+    }
+
+    /// Records the composite definitions of `database`'s project for its new row `db` (inside
+    /// the caller's transaction; a new database has no documents to index).
+    /// - Returns: the new indexes by collection id.
+    private func recordDefinitions(of database: DatabaseID, _ db: Int64, _ connection: SQLiteConnection) throws
+        -> [String: [(id: Int64, index: CompositeIndex)]]
+    {
+        var result: [String: [(id: Int64, index: CompositeIndex)]] = [:]
+        for index in definitions[database.project] ?? [] {
+            result[index.collectionGroup, default: []].append((try SQLiteWrites.build(index, database: db, connection: connection), index))
+        }
+        return result
     }
 
     // MARK: Snapshots
@@ -450,7 +571,10 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
         do {
             let connection = try SQLiteConnection(path: path)
             try connection.execute(
-                "PRAGMA busy_timeout=\(Self.busyTimeoutMilliseconds); PRAGMA query_only=1; PRAGMA cache_size=-8192;")
+                """
+                PRAGMA busy_timeout=\(Self.busyTimeoutMilliseconds); PRAGMA query_only=1; PRAGMA cache_size=-8192;
+                PRAGMA mmap_size=\(Self.readerMapBytes);
+                """)
             return connection
         } catch {
             throw error.firestoreError

@@ -1,4 +1,4 @@
-/// The SQLite schema of the document store, version 2.
+/// The SQLite schema of the document store, version 3.
 ///
 /// - `databases`: one row per Firestore database (`projects/p/databases/d`), so other tables
 ///   carry a small integer instead of the name.
@@ -13,6 +13,16 @@
 /// - `index_entries`: `(index_id, parent, value, path)`; `parent` is the parent collection's
 ///   key for collection scope and empty for group scope, `value` is `OrderedKey.value`. The
 ///   primary key is the scan order, so a range query is one b-tree range walk.
+/// - `composite_definitions`: the composite indexes defined per project
+///   (`defineCompositeIndexes`), each as collection id, scope, `CompositeIndex.encodedFields`
+///   of its normalised fields and its position in the definition; a database created later
+///   gets them too.
+/// - `composite_indexes`: the composite indexes built per database row (same columns), whose
+///   entries every commit maintains.
+/// - `composite_entries`: `(index_id, parent, key, path)`; `parent` as in `index_entries`,
+///   `key` the concatenated components of `CompositeIndex.entryKeys` (ending with the
+///   document name, so unique), `path` the document's key for the join to `documents`. The
+///   primary key is the scan order of every query the index serves.
 /// - `document_versions`: the history behind point-in-time reads. When a commit replaces or
 ///   deletes a document, the version it ends moves here with `end_*` = that commit's time, so
 ///   the version was the document's state for `update_time <= t < end_time`; `documents`
@@ -28,13 +38,14 @@
 /// - `meta`: the schema version, the last commit time (written in each commit's transaction)
 ///   and `keeps_versions` (whether the last open archived superseded versions).
 ///
-/// Version 2 added `document_versions`; a version 1 file is upgraded in place on open (the
-/// table is created empty: no history existed before).
+/// Version 2 added `document_versions`, version 3 the three composite tables; older files are
+/// upgraded in place on open (the new tables are created empty: a version 1 file had no
+/// history, a version 2 file no composite index).
 enum SQLiteSchema {
     /// Bumped when the layout changes; a store refuses a file with another version.
-    static let version: Int64 = 2
+    static let version: Int64 = 3
     /// Older versions this code upgrades on open.
-    static let upgradable: Set<Int64> = [1]
+    static let upgradable: Set<Int64> = [1, 2]
 
     /// DDL run on every open (idempotent).
     static let create = """
@@ -77,6 +88,29 @@ enum SQLiteSchema {
             path BLOB NOT NULL,
             PRIMARY KEY(index_id, parent, value, path)
         ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS composite_definitions(
+            project TEXT NOT NULL,
+            collection_id TEXT NOT NULL,
+            scope INTEGER NOT NULL,
+            fields BLOB NOT NULL,
+            position INTEGER NOT NULL,
+            PRIMARY KEY(project, collection_id, scope, fields)
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS composite_indexes(
+            id INTEGER PRIMARY KEY,
+            db INTEGER NOT NULL,
+            collection_id TEXT NOT NULL,
+            scope INTEGER NOT NULL,
+            fields BLOB NOT NULL,
+            UNIQUE(db, collection_id, scope, fields)
+        );
+        CREATE TABLE IF NOT EXISTS composite_entries(
+            index_id INTEGER NOT NULL,
+            parent BLOB NOT NULL,
+            key BLOB NOT NULL,
+            path BLOB NOT NULL,
+            PRIMARY KEY(index_id, parent, key)
+        ) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS document_versions(
             id INTEGER PRIMARY KEY,
             db INTEGER NOT NULL,
@@ -98,7 +132,7 @@ enum SQLiteSchema {
             seconds INTEGER NOT NULL,
             nanos INTEGER NOT NULL
         );
-        INSERT OR IGNORE INTO meta(key, value) VALUES('schema_version', 2);
+        INSERT OR IGNORE INTO meta(key, value) VALUES('schema_version', 3);
         """
 
     /// Columns selected whenever a document is materialised, in `SQLiteRow` order.

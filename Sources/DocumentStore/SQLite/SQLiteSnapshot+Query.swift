@@ -3,14 +3,28 @@ import FirestoreModel
 /// Query execution: plan (`QueryPlanner`) → index scan (this file) → semantics
 /// (`StructuredQuery.evaluate`).
 extension SQLiteSnapshot {
-    /// Runs `target` on a single-field index (or the name order), decoding only the candidates
-    /// the index yields, and stopping early when the stream is in query order.
+    /// Runs `target` on a composite or single-field index (or the name order), decoding only
+    /// the candidates the index yields, and stopping early when the stream is in query order.
+    /// `statistics` gets the plan, the indexes it read, the index rows read and the documents
+    /// decoded (archived versions included at a read time).
     /// - Throws: `.invalidArgument` when the query is invalid; `.internalError` on storage failure.
-    func runQuery(_ target: QueryTarget, in database: DatabaseID) throws(FirestoreError)
+    func runQuery(_ target: QueryTarget, in database: DatabaseID, statistics: inout QueryStatistics) throws(FirestoreError)
         -> (documents: [Document], skipped: Int)
     {
         let query = target.query
         try query.validate()
+        let decodedBefore = documentsDecoded
+        let rowsBefore = indexRowsRead
+        defer {
+            statistics.documentsScanned = documentsDecoded - decodedBefore
+            statistics.indexEntriesScanned = indexRowsRead - rowsBefore
+            if let lastPlan {
+                statistics.plan = lastPlan.description
+                let scope: IndexQueryScope = query.allDescendants ? .collectionGroup : .collection
+                statistics.indexesUsed = lastPlan.indexesUsed(scope: scope.planSummaryName)
+            }
+        }
+        lastPlan = nil
         let order = query.normalizedOrderBy
         let needed = query.limit.map { limit in
             let (sum, overflow) = query.offset.addingReportingOverflow(limit)
@@ -19,7 +33,9 @@ extension SQLiteSnapshot {
         if needed == 0 { return ([], 0) }
         let accepted: [Document] = try reading { connection in
             guard let db = try databaseRowID(database, connection) else { return [] }
-            var plan = QueryPlanner.plan(target, in: database)
+            let composites = try compositeIndexes(of: query, db: db, connection)
+            var plan = QueryPlanner.plan(target, in: database, composites: composites.map(\.index))
+            let compositeIDs = Dictionary(composites.map { ($0.index, $0.id) }, uniquingKeysWith: { a, _ in a })
             var indexIDs: [SingleFieldIndex: Int64] = [:]
             var missing: [SingleFieldIndex] = []
             for index in plan.indexes where indexIDs[index] == nil {
@@ -45,14 +61,12 @@ extension SQLiteSnapshot {
             lastPlan = plan
             var stream = CandidateStream(
                 target: target, database: database, needed: plan.streamOrder == .unordered ? nil : needed,
-                deduplicate: plan.accesses.count > 1 || plan.accesses.contains { access in
-                    if case .index(let i, let ranges, _) = access { return i.mode == .arrayContains && ranges.count > 1 }
-                    return false
-                })
+                deduplicate: plan.mayRepeat)
             stream.orderedByPath = plan.streamOrder == .path
+            stream.perRange = plan.streamOrder == .indexKeyWithinRanges
             stream.readTime = readTime
             for access in plan.accesses where !stream.isDone {
-                try read(access, target: target, db: db, indexIDs: indexIDs, connection, into: &stream)
+                try read(access, target: target, db: db, indexIDs: indexIDs, compositeIDs: compositeIDs, connection, into: &stream)
             }
             return stream.accepted
         }
@@ -62,6 +76,26 @@ extension SQLiteSnapshot {
         // (at most the retention window's updates in scope).
         let archived = try archivedCandidates(target, at: readTime, in: database)
         return query.evaluate(over: accepted + archived, target: target, in: database)
+    }
+
+    /// The composite indexes built in this snapshot for the query's collection id and scope.
+    private func compositeIndexes(of query: StructuredQuery, db: Int64, _ connection: SQLiteConnection) throws
+        -> [(id: Int64, index: CompositeIndex)]
+    {
+        guard !query.collectionID.isEmpty else { return [] }
+        let scope: IndexQueryScope = query.allDescendants ? .collectionGroup : .collection
+        let select = try connection.prepare(
+            "SELECT id, fields FROM composite_indexes WHERE db = ?1 AND collection_id = ?2 AND scope = ?3 ORDER BY id")
+        defer { select.reset() }
+        try select.bind(db, at: 1)
+        try select.bind(query.collectionID, at: 2)
+        try select.bind(scope.storedValue, at: 3)
+        var out: [(id: Int64, index: CompositeIndex)] = []
+        while try select.step() {
+            let fields = try CompositeIndex.decodeFields(select.blob(at: 1))
+            out.append((select.int64(at: 0), CompositeIndex(collectionGroup: query.collectionID, queryScope: scope, fields: fields)))
+        }
+        return out
     }
 
     /// The row id of `index` if it is built in this snapshot.
@@ -80,7 +114,7 @@ extension SQLiteSnapshot {
     /// Streams one access's rows into `stream`, range by range, until it says stop.
     private func read(
         _ access: QueryPlan.Access, target: QueryTarget, db: Int64, indexIDs: [SingleFieldIndex: Int64],
-        _ connection: SQLiteConnection, into stream: inout CandidateStream
+        compositeIDs: [CompositeIndex: Int64], _ connection: SQLiteConnection, into stream: inout CandidateStream
     ) throws {
         let query = target.query
         let group = query.allDescendants
@@ -137,12 +171,37 @@ extension SQLiteSnapshot {
                 try select.bind(db, at: 7)
                 try pump(select, into: &stream)
             }
+
+        case .composite(let index, let ranges, let direction):
+            guard let id = compositeIDs[index] else { return }
+            let dir = direction == .ascending ? "ASC" : "DESC"
+            for range in ranges where !stream.isDone {
+                stream.beginRange()
+                // The entry key is the whole query order (it ends with the name): the stop key.
+                let sql = """
+                    SELECT e.key, \(SQLiteSchema.documentColumns)
+                    FROM composite_entries AS e CROSS JOIN documents AS d
+                    WHERE e.index_id = ?1 AND e.parent = ?2\(Self.bounds("e.key", range, 3, 4))\
+                    \(subtree.map { Self.bounds("e.path", $0, 5, 6) } ?? "")
+                      AND d.db = ?7 AND d.path = e.path
+                    ORDER BY e.key \(dir)
+                    """
+                let select = try connection.prepare(sql)
+                defer { select.reset() }
+                try select.bind(id, at: 1)
+                try select.bind(index.entryParent(collectionKey), at: 2)
+                try Self.bind(range, select, 3, 4)
+                if let subtree { try Self.bind(subtree, select, 5, 6) }
+                try select.bind(db, at: 7)
+                try pump(select, into: &stream)
+            }
         }
     }
 
     /// Feeds rows (stop key in column 0, document columns from 1) to `stream` until it stops.
     private func pump(_ select: SQLiteStatement, into stream: inout CandidateStream) throws {
         while try select.step() {
+            indexRowsRead += 1
             let stopKey = select.blob(at: 0)
             if stream.shouldStop(before: stopKey) { return }
             let path = try OrderedKey.decodePath(select.blob(at: 1))
@@ -174,6 +233,9 @@ extension SQLiteSnapshot {
 /// Early stop (only for a stream in query order, `needed` = offset + limit): once `needed`
 /// candidates are accepted, rows are read until the stop key (the leading order key) changes;
 /// every later row sorts after all accepted ones, so the answer is already among them.
+/// With `perRange`, each range is in query order but the ranges are not (one per `in` value):
+/// the rule then applies to each range on its own (`beginRange`), as the answer's first
+/// `needed` are among the first `needed` of each range.
 struct CandidateStream {
     /// The query and its parent.
     let target: QueryTarget
@@ -203,11 +265,24 @@ struct CandidateStream {
     /// For a point-in-time query, the read time: later versions are skipped, not offered.
     var readTime: Timestamp?
 
-    /// True (and from then on `isDone`) when a row with `stopKey` can no longer matter.
+    /// True when the early-stop rule applies to each range rather than the whole stream.
+    var perRange = false
+    /// Candidates accepted since `beginRange`.
+    private var acceptedInRange = 0
+
+    /// Starts a new range: with `perRange`, its own early stop.
+    mutating func beginRange() {
+        guard perRange else { return }
+        boundary = nil
+        acceptedInRange = 0
+    }
+
+    /// True (and from then on `isDone`, unless `perRange`) when a row with `stopKey` can no
+    /// longer matter (in this range, with `perRange`).
     mutating func shouldStop(before stopKey: UnsafeRawBufferPointer) -> Bool {
         guard let boundary else { return false }
         if boundary.elementsEqual(stopKey) { return false }
-        isDone = true
+        if !perRange { isDone = true }
         return true
     }
 
@@ -225,6 +300,7 @@ struct CandidateStream {
             return
         }
         accepted.append(document)
-        if let needed, boundary == nil, accepted.count >= needed { boundary = Array(stopKey) }
+        acceptedInRange += 1
+        if let needed, boundary == nil, (perRange ? acceptedInRange : accepted.count) >= needed { boundary = Array(stopKey) }
     }
 }

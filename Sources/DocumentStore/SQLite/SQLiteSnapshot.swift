@@ -11,6 +11,8 @@ final class SQLiteSnapshot: StoreSnapshot {
     private var databaseIDs: [String: Int64?] = [:]
     /// Documents decoded by queries so far: lets tests check a query did not read everything.
     var documentsDecoded = 0
+    /// Index entries (or, for a name-order scan, document rows) queries have read so far.
+    var indexRowsRead = 0
     /// The plan of the last `runQuery`, for tests and diagnostics.
     var lastPlan: QueryPlan?
 

@@ -33,8 +33,10 @@ public struct IndexUsage: Sendable, Hashable {
 /// What a store did to answer one query: the indexes it read and how much it scanned.
 /// The store fills it in `StoreSnapshot.runQuery(_:in:statistics:)`.
 public struct QueryStatistics: Sendable, Hashable {
-    /// The indexes read, in plan order; empty when the documents were read in name order
-    /// (production names the `__name__` index then, which `ExplainMetrics` adds).
+    /// The indexes read, in plan order, each once: a composite index by its `properties`, a
+    /// single-field index as `(a ASC, __name__ ASC)` (`DESC` when read backwards, `CONTAINS`
+    /// for array elements), documents read in name order as `(__name__ ASC)` (or `DESC`).
+    /// Empty when the store reads no index (the in-memory store scans).
     public var indexesUsed: [IndexUsage]
     /// Index entries read (rows of index scans).
     public var indexEntriesScanned: Int
