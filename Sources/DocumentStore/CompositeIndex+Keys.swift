@@ -127,7 +127,4 @@ extension CompositeIndex {
 extension IndexQueryScope {
     /// The `scope` column of `composite_indexes`.
     var storedValue: Int64 { self == .collection ? 0 : 1 }
-
-    /// Production's plan-summary wording: `Collection` or `Collection group`.
-    var planSummaryName: String { self == .collection ? "Collection" : "Collection group" }
 }

@@ -387,7 +387,7 @@ import Testing
 
     /// A snapshot opened before a definition plans without it (its view has no entries) and
     /// still answers exactly; a later snapshot reads the index. Collection-group indexes are
-    /// named with production's "Collection group" scope.
+    /// named with production's "Collection Group" scope.
     @Test func snapshotsSeeTheIndexesOfTheirOwnView() throws {
         let store = try SQLiteDocumentStore(inMemory: ())
         defer { store.close() }
@@ -416,7 +416,7 @@ import Testing
         let new = try store.snapshot()
         defer { new.close() }
         #expect(try new.runQuery(group, in: testDB, statistics: &statistics).documents == want)
-        #expect(statistics.indexesUsed == [IndexUsage(queryScope: "Collection group", properties: "(bucket ASC, i DESC, __name__ DESC)")])
+        #expect(statistics.indexesUsed == [IndexUsage(queryScope: "Collection Group", properties: "(bucket ASC, i DESC, __name__ DESC)")])
         #expect(statistics.documentsScanned == 3)
     }
 

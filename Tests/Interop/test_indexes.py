@@ -1,6 +1,7 @@
 """Composite indexes, production's missing-index refusal, explain, and the Admin API's index
-endpoints, driven by the real Python clients against a Hearth started for this module with a
-`firestore.indexes.json` and `--require-indexes`.
+endpoints, driven by the real Python clients against Hearths started for this module on a
+SQLite file (the store that keeps composite indexes) with a `firestore.indexes.json`, with and
+without `--require-indexes`.
 
 Sources: docs/reference/indexes.md (which queries need which index, the error and its
 console link, the Admin API); docs/reference/firestore-wire.md §1.12 (explain).
@@ -68,7 +69,7 @@ def _start(workdir: Path, extra: list[str]) -> tuple[subprocess.Popen, Hearth]:
     log_path = workdir / "hearth.log"
     log = open(log_path, "wb")
     process = subprocess.Popen(
-        [str(_ensure_binary()), "start", "--config", str(workdir / "firebase.json"), "--in-memory",
+        [str(_ensure_binary()), "start", "--config", str(workdir / "firebase.json"), "--data", str(workdir / "data.sqlite"),
          "--firestore-port", str(port), "--project", PROJECT, *extra],
         cwd=workdir, stdout=log, stderr=subprocess.STDOUT,
     )

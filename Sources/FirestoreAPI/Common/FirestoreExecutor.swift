@@ -111,7 +111,8 @@ public struct FirestoreExecutor: Sendable {
         }
         if let explain = r.explainOptions {
             let metrics = Self.explainMetrics(
-                statistics, analyze: explain.analyze, results: read.value.documents.count, aggregation: false, elapsed: elapsed)
+                statistics, used: productionPlan(r.target, r.database), analyze: explain.analyze,
+                results: read.value.documents.count, aggregation: false, elapsed: elapsed)
             if !explain.analyze {
                 messages.append(RunQueryResponse(document: nil, readTime: read.readTime, done: true, explainMetrics: metrics))
                 return messages
@@ -158,21 +159,34 @@ public struct FirestoreExecutor: Sendable {
             aggregateFields: read.value.fields, transaction: read.transaction, readTime: read.readTime)
         if let explain = r.explainOptions {
             response.explainMetrics = Self.explainMetrics(
-                statistics, analyze: explain.analyze, results: 1, aggregation: true, elapsed: elapsed)
+                statistics, used: productionPlan(r.target, r.database), analyze: explain.analyze, results: 1,
+                aggregation: true, elapsed: elapsed)
             if !explain.analyze { response.aggregateFields = [:] }
         }
         return response
     }
 
-    /// `explain_metrics` from what the store reported: the plan summary always, execution
-    /// statistics with `analyze`. Billing as production's report: a query bills its documents
-    /// returned, an aggregation its index entries (one read per 1,000), and either at least
-    /// one read (`min_query_cost`). Source: docs/reference/firestore-wire.md §1.12.
+    /// The indexes production's plan reads for `target` with the project's indexes
+    /// (`IndexRequirement.indexesUsed`), or nil when it lacks one (the query ran anyway).
+    private func productionPlan(_ target: QueryTarget, _ database: DatabaseID) -> [IndexUsage]? {
+        IndexRequirement.indexesUsed(for: target, configuration: engine.indexes.configuration(forProject: database.project))?
+            .map { IndexUsage(queryScope: $0.queryScope.planSummaryName, properties: $0.properties) }
+    }
+
+    /// `explain_metrics`: the plan summary always, execution statistics with `analyze`.
+    ///
+    /// The plan summary names the indexes production would read (`used`), so that a query
+    /// explained here reads as it will in production; when production would refuse the query
+    /// (nil), the indexes Hearth's store read. The counts are the store's. Billing as
+    /// production's report: a query bills its documents returned, an aggregation its index
+    /// entries (one read per 1,000), and either at least one read (`min_query_cost`).
+    /// Source: docs/reference/firestore-wire.md §1.12; docs/reference/indexes.md §8.
     static func explainMetrics(
-        _ statistics: QueryStatistics, analyze: Bool, results: Int, aggregation: Bool, elapsed: Duration
+        _ statistics: QueryStatistics, used production: [IndexUsage]?, analyze: Bool, results: Int, aggregation: Bool,
+        elapsed: Duration
     ) -> ExplainMetrics {
-        let used = statistics.indexesUsed.isEmpty
-            ? [IndexUsage(queryScope: "Collection", properties: "(__name__ ASC)")] : statistics.indexesUsed
+        var used = production ?? statistics.indexesUsed
+        if used.isEmpty { used = [IndexUsage(queryScope: "Collection", properties: "(__name__ ASC)")] }
         guard analyze else { return ExplainMetrics(indexesUsed: used) }
         let entries = Int64(max(statistics.indexEntriesScanned, statistics.documentsScanned))
         let documents = aggregation ? 0 : Int64(results)

@@ -7,6 +7,12 @@ public enum IndexQueryScope: String, Sendable, Hashable, CaseIterable {
     case collectionGroup = "COLLECTION_GROUP"
 }
 
+extension IndexQueryScope {
+    /// Production's plan-summary wording (`query_scope` of `indexes_used`): `Collection` or
+    /// `Collection Group`. Source: docs/reference/indexes.md §8.
+    public var planSummaryName: String { self == .collection ? "Collection" : "Collection Group" }
+}
+
 /// One field of an index: a field path with an order or the array-contains configuration.
 /// Source: Firestore Admin API v1 `Index.IndexField` (`order` ASCENDING / DESCENDING,
 /// `arrayConfig` CONTAINS); the `firestore.indexes.json` format of `firebase deploy`.
