@@ -90,7 +90,14 @@ public struct DatabaseID: Sendable, Hashable, CustomStringConvertible {
 
     /// The full resource name of `path` (`projects/p/databases/d/documents/rooms/r1`).
     public func resourceName(_ path: ResourcePath) -> String {
-        path.segments.isEmpty ? documentsRoot : documentsRoot + "/" + path.relativeString
+        // One allocation: this names every document of every answer.
+        var name = documentsRoot
+        name.reserveCapacity(name.utf8.count + path.segments.reduce(0) { $0 + $1.utf8.count + 1 })
+        for segment in path.segments {
+            name.append("/")
+            name.append(segment)
+        }
+        return name
     }
 
     /// Parses a full name under this database's documents root into a relative path.

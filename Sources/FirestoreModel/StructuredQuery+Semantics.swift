@@ -60,8 +60,10 @@ extension StructuredQuery {
     }
 
     /// True when `document` passes the filter and has every orderBy field.
-    public func matches(_ document: Document, in database: DatabaseID) -> Bool {
-        for o in normalizedOrderBy where document.value(at: o.field, in: database) == nil { return false }
+    ///
+    /// `order` is `normalizedOrderBy`, passed in by callers that check many documents.
+    public func matches(_ document: Document, in database: DatabaseID, order: [Order]? = nil) -> Bool {
+        for o in order ?? normalizedOrderBy where document.value(at: o.field, in: database) == nil { return false }
         return filter?.matches(document, in: database) ?? true
     }
 
@@ -118,9 +120,20 @@ extension StructuredQuery {
         -> (documents: [Document], skipped: Int) where S.Element == Document
     {
         let order = normalizedOrderBy
-        var docs = candidates.filter {
-            target.contains($0.path) && matches($0, in: database) && withinCursors($0, in: database, order: order)
+        let docs = candidates.filter {
+            target.contains($0.path) && matches($0, in: database, order: order)
+                && withinCursors($0, in: database, order: order)
         }
+        return ordered(accepted: docs, in: database)
+    }
+
+    /// The last steps of `evaluate` for documents already known to be in the target, to
+    /// match the filter and to be within the cursors (a store's checked candidates): order,
+    /// offset, limit.
+    /// - Returns: the results and the number skipped by `offset`.
+    public func ordered(accepted: [Document], in database: DatabaseID) -> (documents: [Document], skipped: Int) {
+        let order = normalizedOrderBy
+        var docs = accepted
         docs.sort { compare($0, $1, in: database, order: order) == .less }
         let skipped = min(offset, docs.count)
         docs.removeFirst(skipped)

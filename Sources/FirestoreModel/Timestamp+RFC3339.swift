@@ -5,19 +5,33 @@ extension Timestamp {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secOfDay = seconds - days * 86_400
         let (y, m, d) = Self.civil(fromDays: days)
-        var out = pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T"
-        out += pad(secOfDay / 3600, 2) + ":" + pad(secOfDay / 60 % 60, 2) + ":" + pad(secOfDay % 60, 2)
+        // Written as bytes: this runs for every timestamp of every document answered.
+        var out: [UInt8] = []
+        out.reserveCapacity(30)
+        appendDigits(y, 4, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendDigits(m, 2, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendDigits(d, 2, to: &out)
+        out.append(UInt8(ascii: "T"))
+        appendDigits(secOfDay / 3600, 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendDigits(secOfDay / 60 % 60, 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendDigits(secOfDay % 60, 2, to: &out)
         if nanos != 0 {
             let n = Int64(nanos)
+            out.append(UInt8(ascii: "."))
             if n % 1_000_000 == 0 {
-                out += "." + pad(n / 1_000_000, 3)
+                appendDigits(n / 1_000_000, 3, to: &out)
             } else if n % 1000 == 0 {
-                out += "." + pad(n / 1000, 6)
+                appendDigits(n / 1000, 6, to: &out)
             } else {
-                out += "." + pad(n, 9)
+                appendDigits(n, 9, to: &out)
             }
         }
-        return out + "Z"
+        out.append(UInt8(ascii: "Z"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Parses RFC 3339: `YYYY-MM-DDTHH:MM:SS[.f{1,9}](Z|±HH:MM)`; `t` and `z` accepted.
@@ -117,7 +131,16 @@ extension Timestamp {
     }
 }
 
-private func pad(_ v: Int64, _ width: Int) -> String {
-    let s = String(v)
-    return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+/// Appends the decimal digits of `v` (0 ≤ v < 10^width: timestamps stay within years
+/// 0001…9999), zero-padded to exactly `width`.
+private func appendDigits(_ v: Int64, _ width: Int, to out: inout [UInt8]) {
+    let start = out.count
+    out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width))
+    var rest = v
+    var i = start + width - 1
+    while rest > 0 && i >= start {
+        out[i] = UInt8(ascii: "0") + UInt8(rest % 10)
+        rest /= 10
+        i -= 1
+    }
 }

@@ -52,7 +52,8 @@ import Testing
                 let want = wantResult.substituting(Self.clock).sortedMembers
                 var gotDoc = JSONValue.null
                 if let d = applied.document {
-                    let full = RESTCodec.encodeDocument(d, database: db)
+                    // The codec writes JSON text; read it back as a tree to drop `name`.
+                    let full = (try? JSONValue.parse(RESTCodec.encodeDocument(d, database: db).serialized())) ?? .null
                     if case .object(let members) = full { gotDoc = .object(members.filter { $0.key != "name" }) }
                 }
                 let wantDoc = (c["document"] ?? .null).substituting(Self.clock)

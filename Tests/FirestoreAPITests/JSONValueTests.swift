@@ -66,6 +66,15 @@ import Testing
         #expect(v.serializedString == #"{"s":"q\"b\\n\n\u0001\u001f"# + "\u{7f}é😀" + #"\u2028\u2029/","a":[null,true,false,-1.5E-7],"o":{}}"#)
     }
 
+    /// Other characters whose UTF-8 starts with E2 (`€` is E2 82 AC, `‧` U+2027 is E2 80 A7)
+    /// are written raw, also at the end of a string and beside escapes.
+    @Test func serializesOtherE2SequencesRaw() {
+        let v = JSONValue.string("€‧\u{2028}€\n€")
+        #expect(v.serializedString == "\"€‧" + #"\u2028"# + "€" + #"\n"# + "€\"")
+        #expect(JSONValue.string("").serializedString == #""""#)
+        #expect(JSONValue.string("plain ascii").serializedString == #""plain ascii""#)
+    }
+
     @Test func serializeThenParseRoundTrips() throws {
         let v = JSONValue.object([
             "k\u{0}ey": .string("\u{0}\u{8}\t\r\u{c}x\u{10FFFF}"), "n": .array([.number("0"), .number("123456789012345678901234567890")]),

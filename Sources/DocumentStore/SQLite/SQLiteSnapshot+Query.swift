@@ -70,7 +70,8 @@ extension SQLiteSnapshot {
             }
             return stream.accepted
         }
-        guard let readTime else { return query.evaluate(over: accepted, target: target, in: database) }
+        // Every accepted candidate passed the target, the filter and the cursors in the stream.
+        guard let readTime else { return query.ordered(accepted: accepted, in: database) }
         // At a read time the plan streamed the latest versions that existed then; the answer's
         // first `needed` are among those and the archived versions current then, which are few
         // (at most the retention window's updates in scope).
@@ -296,7 +297,7 @@ struct CandidateStream {
     /// Keeps `document` when it matches the filter, has every orderBy field and is within the cursors.
     mutating func offer(_ document: Document, stopKey: UnsafeRawBufferPointer) {
         let query = target.query
-        guard query.matches(document, in: database), query.withinCursors(document, in: database, order: order) else {
+        guard query.matches(document, in: database, order: order), query.withinCursors(document, in: database, order: order) else {
             return
         }
         accepted.append(document)

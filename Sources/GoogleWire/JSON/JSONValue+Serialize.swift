@@ -24,6 +24,7 @@ extension JSONValue {
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
         case .number(let text): out.append(contentsOf: text.utf8)
         case .string(let s): Self.writeString(s, into: &out)
+        case .fragment(let text): out.append(contentsOf: text)
         case .array(let elements):
             out.append(UInt8(ascii: "["))
             for (i, e) in elements.enumerated() {
@@ -45,13 +46,31 @@ extension JSONValue {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    private static func writeString(_ s: String, into out: inout [UInt8]) {
+    /// Appends `s` as a JSON string (quoted, escaped as `serialized()` documents).
+    public static func writeString(_ s: String, into out: inout [UInt8]) {
+        var s = s
+        s.withUTF8 { writeEscaped($0, into: &out) }
+    }
+
+    /// Writes `bytes` (UTF-8) as a JSON string: runs that need no escape are appended whole,
+    /// which is nearly every byte of a Firestore answer.
+    private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        var bytes = s.utf8.makeIterator()
-        while let c = bytes.next() {
+        var run = 0
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let c = bytes[i]
+            // Fast path: printable ASCII other than `"` and `\`, and UTF-8 bytes other than
+            // the lead byte of U+2028/U+2029.
+            if c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") && c != 0xE2 {
+                i += 1
+                continue
+            }
+            if run < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i])) }
+            i += 1
             switch c {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), c])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), c])
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), c])
             case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
             case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
             case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
@@ -61,24 +80,19 @@ extension JSONValue {
                 out.append(contentsOf: "\\u00".utf8)
                 out.append(hexDigits[Int(c >> 4)])
                 out.append(hexDigits[Int(c & 0xF)])
-            case 0xE2:
-                // U+2028 / U+2029 are E2 80 A8 / E2 80 A9 in UTF-8.
-                guard let b1 = bytes.next() else {
-                    out.append(c)
-                    break
-                }
-                guard let b2 = bytes.next() else {
-                    out.append(contentsOf: [c, b1])
-                    break
-                }
-                if b1 == 0x80 && (b2 == 0xA8 || b2 == 0xA9) {
-                    out.append(contentsOf: (b2 == 0xA8 ? "\\u2028" : "\\u2029").utf8)
+            default:
+                // 0xE2: U+2028 / U+2029 are E2 80 A8 / E2 80 A9 in UTF-8; other E2 sequences
+                // (and a truncated one) are written as they are.
+                if i + 1 < n, bytes[i] == 0x80, bytes[i + 1] == 0xA8 || bytes[i + 1] == 0xA9 {
+                    out.append(contentsOf: (bytes[i + 1] == 0xA8 ? "\\u2028" : "\\u2029").utf8)
+                    i += 2
                 } else {
-                    out.append(contentsOf: [c, b1, b2])
+                    out.append(c)
                 }
-            default: out.append(c)
             }
+            run = i
         }
+        if run < n { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<n])) }
         out.append(UInt8(ascii: "\""))
     }
 }

@@ -21,6 +21,10 @@ public enum JSONValue: Sendable, Hashable {
     case array([JSONValue])
     /// An object: members in source (or construction) order.
     case object([Member])
+    /// JSON text already serialized (compact, valid), written as it is: the encoders' fast
+    /// path for large answers (a document streamed straight to bytes). The parser never
+    /// produces it; it equals the tree it serializes like.
+    case fragment([UInt8])
 
     /// One `"key": value` member of an object.
     public struct Member: Sendable, Hashable {
@@ -59,6 +63,26 @@ public enum JSONValue: Sendable, Hashable {
         case .string: return "string"
         case .array: return "array"
         case .object: return "object"
+        case .fragment: return "JSON text"
         }
+    }
+
+    /// Structural equality; a fragment equals any value with the same serialization.
+    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.number(let x), .number(let y)): return x == y
+        case (.string(let x), .string(let y)): return x == y
+        case (.array(let x), .array(let y)): return x == y
+        case (.object(let x), .object(let y)): return x == y
+        case (.fragment, _), (_, .fragment): return a.serialized() == b.serialized()
+        default: return false
+        }
+    }
+
+    /// Hashes the serialization, so that a fragment and its tree hash alike.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(serialized())
     }
 }

@@ -106,11 +106,20 @@ extension RESTCodec {
     /// A stored document as the emulator returns it: `{name, fields?, createTime, updateTime}`
     /// (`fields` omitted when empty; keys in UTF-8 order).
     public static func encodeDocument(_ document: Document, database: DatabaseID) -> JSONValue {
-        var members: [JSONValue.Member] = [.init("name", .string(database.resourceName(document.path)))]
-        if !document.fields.isEmpty { members.append(.init("fields", encodeFields(document.fields))) }
-        members.append(.init("createTime", encodeTimestamp(document.createTime)))
-        members.append(.init("updateTime", encodeTimestamp(document.updateTime)))
-        return .object(members)
+        // Written straight to JSON text (`JSONValue.fragment`): the hot path of every read.
+        var out: [UInt8] = []
+        out.append(contentsOf: #"{"name":"#.utf8)
+        JSONValue.writeString(database.resourceName(document.path), into: &out)
+        if !document.fields.isEmpty {
+            out.append(contentsOf: #","fields":"#.utf8)
+            writeFields(document.fields, into: &out)
+        }
+        out.append(contentsOf: #","createTime":"#.utf8)
+        JSONValue.writeString(document.createTime.rfc3339, into: &out)
+        out.append(contentsOf: #","updateTime":"#.utf8)
+        JSONValue.writeString(document.updateTime.rfc3339, into: &out)
+        out.append(UInt8(ascii: "}"))
+        return .fragment(out)
     }
 
     /// A `google.protobuf.Timestamp` field: RFC 3339 UTC string (`Timestamp.rfc3339`).

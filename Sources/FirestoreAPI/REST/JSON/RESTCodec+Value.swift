@@ -143,34 +143,94 @@ extension RESTCodec {
 
     /// Encodes a value exactly as the emulator does (see `encodeDouble` for doubles; timestamps
     /// via `Timestamp.rfc3339`; bytes padded standard base64; empty arrays/maps as `{}`; geo
-    /// points omit zero coordinates; map keys in UTF-8 order).
+    /// points omit zero coordinates; map keys in UTF-8 order), as JSON text (`writeValue`).
     public static func encodeValue(_ value: Value) -> JSONValue {
+        var out: [UInt8] = []
+        writeValue(value, into: &out)
+        return .fragment(out)
+    }
+
+    /// A `map<string, Value>` as a JSON object with keys in UTF-8 order, as JSON text.
+    public static func encodeFields(_ fields: [String: Value]) -> JSONValue {
+        var out: [UInt8] = []
+        writeFields(fields, into: &out)
+        return .fragment(out)
+    }
+
+    /// Appends the JSON of `value` (the one implementation of `encodeValue`): written
+    /// straight to bytes, because every document of every answer goes through it.
+    public static func writeValue(_ value: Value, into out: inout [UInt8]) {
         switch value {
-        case .null: return .object(["nullValue": .null])
-        case .boolean(let b): return .object(["booleanValue": .bool(b)])
-        case .integer(let i): return .object(["integerValue": encodeInt64String(i)])
-        case .double(let d): return .object(["doubleValue": encodeDouble(d)])
-        case .timestamp(let t): return .object(["timestampValue": .string(t.rfc3339)])
-        case .string(let s): return .object(["stringValue": .string(s)])
-        case .bytes(let b): return .object(["bytesValue": .string(Base64.encode(b))])
-        case .reference(let r): return .object(["referenceValue": .string(r)])
+        case .null: out.append(contentsOf: #"{"nullValue":null}"#.utf8)
+        case .boolean(let b): out.append(contentsOf: (b ? #"{"booleanValue":true}"# : #"{"booleanValue":false}"#).utf8)
+        case .integer(let i):
+            out.append(contentsOf: #"{"integerValue":""#.utf8)
+            out.append(contentsOf: String(i).utf8)
+            out.append(contentsOf: #""}"#.utf8)
+        case .double(let d):
+            out.append(contentsOf: #"{"doubleValue":"#.utf8)
+            encodeDouble(d).write(into: &out)
+            out.append(UInt8(ascii: "}"))
+        case .timestamp(let t):
+            out.append(contentsOf: #"{"timestampValue":"#.utf8)
+            JSONValue.writeString(t.rfc3339, into: &out)
+            out.append(UInt8(ascii: "}"))
+        case .string(let s):
+            out.append(contentsOf: #"{"stringValue":"#.utf8)
+            JSONValue.writeString(s, into: &out)
+            out.append(UInt8(ascii: "}"))
+        case .bytes(let b):
+            out.append(contentsOf: #"{"bytesValue":"#.utf8)
+            JSONValue.writeString(Base64.encode(b), into: &out)
+            out.append(UInt8(ascii: "}"))
+        case .reference(let r):
+            out.append(contentsOf: #"{"referenceValue":"#.utf8)
+            JSONValue.writeString(r, into: &out)
+            out.append(UInt8(ascii: "}"))
         case .geoPoint(let g):
-            var members: [JSONValue.Member] = []
+            out.append(contentsOf: #"{"geoPointValue":{"#.utf8)
             // proto3 JSON omits a default (+0.0) coordinate; -0.0 is not the default.
-            if g.latitude.bitPattern != 0 { members.append(.init("latitude", encodeDouble(g.latitude))) }
-            if g.longitude.bitPattern != 0 { members.append(.init("longitude", encodeDouble(g.longitude))) }
-            return .object(["geoPointValue": .object(members)])
+            if g.latitude.bitPattern != 0 {
+                out.append(contentsOf: #""latitude":"#.utf8)
+                encodeDouble(g.latitude).write(into: &out)
+            }
+            if g.longitude.bitPattern != 0 {
+                if g.latitude.bitPattern != 0 { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: #""longitude":"#.utf8)
+                encodeDouble(g.longitude).write(into: &out)
+            }
+            out.append(contentsOf: "}}".utf8)
         case .array(let a):
-            if a.isEmpty { return .object(["arrayValue": .object([])]) }
-            return .object(["arrayValue": .object(["values": .array(a.map(encodeValue))])])
+            if a.isEmpty {
+                out.append(contentsOf: #"{"arrayValue":{}}"#.utf8)
+                return
+            }
+            out.append(contentsOf: #"{"arrayValue":{"values":["#.utf8)
+            for (i, e) in a.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                writeValue(e, into: &out)
+            }
+            out.append(contentsOf: "]}}".utf8)
         case .map(let m):
-            if m.isEmpty { return .object(["mapValue": .object([])]) }
-            return .object(["mapValue": .object(["fields": encodeFields(m)])])
+            if m.isEmpty {
+                out.append(contentsOf: #"{"mapValue":{}}"#.utf8)
+                return
+            }
+            out.append(contentsOf: #"{"mapValue":{"fields":"#.utf8)
+            writeFields(m, into: &out)
+            out.append(contentsOf: "}}".utf8)
         }
     }
 
-    /// A `map<string, Value>` as a JSON object with keys in UTF-8 order.
-    public static func encodeFields(_ fields: [String: Value]) -> JSONValue {
-        .object(fields.keys.sorted(by: utf8Less).map { k in JSONValue.Member(k, encodeValue(fields[k] ?? .null)) })
+    /// Appends a `map<string, Value>` as a JSON object, keys in UTF-8 order.
+    public static func writeFields(_ fields: [String: Value], into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        for (i, entry) in fields.sorted(by: { utf8Less($0.key, $1.key) }).enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSONValue.writeString(entry.key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            writeValue(entry.value, into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
     }
 }
