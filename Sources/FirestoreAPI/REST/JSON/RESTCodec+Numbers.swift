@@ -72,7 +72,17 @@ extension RESTCodec {
     /// Plain decimal for 10⁻³ ≤ |d| < 10⁷ (at least one fraction digit), otherwise
     /// `d.dddE±n` with at least one fraction digit. Zero is `0.0` or `-0.0`, by its sign.
     static func javaDoubleText(_ d: Double) -> String {
-        if d == 0 { return d.sign == .minus ? "-0.0" : "0.0" }
+        var out: [UInt8] = []
+        appendJavaDoubleText(d, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `javaDoubleText(d)` as bytes (the form `writeValue` streams).
+    static func appendJavaDoubleText(_ d: Double, to out: inout [UInt8]) {
+        if d == 0 {
+            out.append(contentsOf: (d.sign == .minus ? "-0.0" : "0.0").utf8)
+            return
+        }
         // Swift's description is the shortest round-trip text; take its digits and exponent.
         var digits: [UInt8] = []
         var pointPosition = 0  // value = 0.digits × 10^pointPosition
@@ -100,21 +110,29 @@ extension RESTCodec {
         while digits.count > 1 && digits.last == UInt8(ascii: "0") { digits.removeLast() }
         pointPosition += exponent
         let scientific = pointPosition - 1  // d = d1.d2d3… × 10^scientific
-        var out = d < 0 ? "-" : ""
-        let ds = String(decoding: digits, as: UTF8.self)
+        let zero = UInt8(ascii: "0")
+        if d < 0 { out.append(UInt8(ascii: "-")) }
         if scientific >= -3 && scientific < 7 {
             if pointPosition <= 0 {
-                out += "0." + String(repeating: "0", count: -pointPosition) + ds
+                out.append(contentsOf: "0.".utf8)
+                out.append(contentsOf: repeatElement(zero, count: -pointPosition))
+                out.append(contentsOf: digits)
             } else if digits.count <= pointPosition {
-                out += ds + String(repeating: "0", count: pointPosition - digits.count) + ".0"
+                out.append(contentsOf: digits)
+                out.append(contentsOf: repeatElement(zero, count: pointPosition - digits.count))
+                out.append(contentsOf: ".0".utf8)
             } else {
-                out += String(ds.prefix(pointPosition)) + "." + String(ds.dropFirst(pointPosition))
+                out.append(contentsOf: digits[..<pointPosition])
+                out.append(UInt8(ascii: "."))
+                out.append(contentsOf: digits[pointPosition...])
             }
         } else {
-            let rest = digits.count > 1 ? String(ds.dropFirst()) : "0"
-            out += String(ds.prefix(1)) + "." + rest + "E" + String(scientific)
+            out.append(digits[0])
+            out.append(UInt8(ascii: "."))
+            if digits.count > 1 { out.append(contentsOf: digits[1...]) } else { out.append(zero) }
+            out.append(UInt8(ascii: "E"))
+            out.append(contentsOf: String(scientific).utf8)
         }
-        return out
     }
 
     /// True when `text` matches the RFC 8259 number grammar.

@@ -169,7 +169,7 @@ extension RESTCodec {
             out.append(contentsOf: #""}"#.utf8)
         case .double(let d):
             out.append(contentsOf: #"{"doubleValue":"#.utf8)
-            encodeDouble(d).write(into: &out)
+            writeDouble(d, into: &out)
             out.append(UInt8(ascii: "}"))
         case .timestamp(let t):
             out.append(contentsOf: #"{"timestampValue":"#.utf8)
@@ -192,12 +192,12 @@ extension RESTCodec {
             // proto3 JSON omits a default (+0.0) coordinate; -0.0 is not the default.
             if g.latitude.bitPattern != 0 {
                 out.append(contentsOf: #""latitude":"#.utf8)
-                encodeDouble(g.latitude).write(into: &out)
+                writeDouble(g.latitude, into: &out)
             }
             if g.longitude.bitPattern != 0 {
                 if g.latitude.bitPattern != 0 { out.append(UInt8(ascii: ",")) }
                 out.append(contentsOf: #""longitude":"#.utf8)
-                encodeDouble(g.longitude).write(into: &out)
+                writeDouble(g.longitude, into: &out)
             }
             out.append(contentsOf: "}}".utf8)
         case .array(let a):
@@ -220,6 +220,11 @@ extension RESTCodec {
             writeFields(m, into: &out)
             out.append(contentsOf: "}}".utf8)
         }
+    }
+
+    /// Appends `encodeDouble(d)`: NaN and the infinities as strings, else Java's text.
+    static func writeDouble(_ d: Double, into out: inout [UInt8]) {
+        if d.isFinite { appendJavaDoubleText(d, to: &out) } else { encodeDouble(d).write(into: &out) }
     }
 
     /// Appends a `map<string, Value>` as a JSON object, keys in UTF-8 order.
