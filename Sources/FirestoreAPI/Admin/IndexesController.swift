@@ -16,6 +16,10 @@ public final class IndexesController: Sendable {
     let engine: FirestoreEngine
     let log: @Sendable (String) -> Void
     let state = Mutex<State>(State())
+    /// Held through each Admin API change, from reading the configuration to installing the
+    /// next one, so that concurrent creates and deletes neither lose one another nor reach
+    /// the engine in another order than `state` records them.
+    let adminChanges = Mutex<Void>(())
 
     struct State {
         /// The file's configuration (every project without its own).
@@ -84,6 +88,14 @@ public final class IndexesController: Sendable {
     /// - Throws: `.notFound` for an unknown index or method, `.invalidArgument` for a bad body,
     ///   `.alreadyExists` when the same index exists.
     func handleAdmin(
+        _ request: HTTPRequest, database: DatabaseID, collectionGroup: String, indexID: String?
+    ) throws(FirestoreError) -> HTTPResponse {
+        try adminChanges.withLock { (_: inout Void) throws(FirestoreError) -> HTTPResponse in
+            try handleAdminSerially(request, database: database, collectionGroup: collectionGroup, indexID: indexID)
+        }
+    }
+
+    private func handleAdminSerially(
         _ request: HTTPRequest, database: DatabaseID, collectionGroup: String, indexID: String?
     ) throws(FirestoreError) -> HTTPResponse {
         let project = database.project
