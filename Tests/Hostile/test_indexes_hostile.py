@@ -334,6 +334,44 @@ def test_concurrent_creates_are_all_kept(tmp_path):
         h.stop()
 
 
+
+def test_hot_reload_still_reaches_a_project_changed_through_the_admin_api(tmp_path):
+    """FIXED. One Admin API create (in any collection group) gave the project its own copy of
+    the file's indexes: later reloads of the file logged "indexes: loaded" but never reached
+    the project, so a composite just added to the file still failed with
+    FAILED_PRECONDITION under --require-indexes, and one dropped from the file stayed in
+    force. The Admin API's creates and deletes now apply on top of the file."""
+    served = query("c", field_filter("a", "EQUAL", 1), order=[("b", "DESCENDING")])
+    other = query("c", field_filter("a", "EQUAL", 1), order=[("b", "ASCENDING")])
+    ab_desc = idx("c", ("a", "ASCENDING"), ("b", "DESCENDING"))
+    ab_asc = idx("c", ("a", "ASCENDING"), ("b", "ASCENDING"))
+    h = IndexedHearth(tmp_path, {"indexes": [ab_asc]}, extra_args=["--require-indexes"])
+    h.start()
+    try:
+        commit_docs(h, "c", {f"d{i}": {"a": i % 2, "b": i} for i in range(6)})
+        assert_firestore_error(run_query(h, served)[0], 400, "FAILED_PRECONDITION")
+        r = h.request("POST", f"{ADMIN}/elsewhere/indexes", {"fields": FIELD_A})
+        assert r.status == 200, r
+        assert "indexes: loaded" in h.reload({"indexes": [ab_asc, ab_desc]})
+        r, names = run_query(h, served)
+        assert r.status == 200 and names == ["d5", "d3", "d1"], r
+        assert "indexes: loaded" in h.reload({"indexes": [ab_desc]})
+        assert_firestore_error(run_query(h, other)[0], 400, "FAILED_PRECONDITION")
+        listed = {(i["name"].split("/")[5], tuple(f["fieldPath"] for f in i["fields"]))
+                  for i in h.request("GET", f"{ADMIN}/-/indexes").json()["indexes"]}
+        assert listed == {("c", ("a", "b", "__name__")), ("elsewhere", ("a", "z", "__name__"))}, listed
+        # An API delete of one of the file's indexes lasts across reloads (until restart); the
+        # file's other indexes still arrive.
+        name = next(i["name"] for i in h.request("GET", f"{ADMIN}/c/indexes").json()["indexes"])
+        assert h.request("DELETE", "/v1/" + name).status == 200
+        assert_firestore_error(run_query(h, served)[0], 400, "FAILED_PRECONDITION")
+        assert "indexes: loaded" in h.reload({"indexes": [ab_desc, ab_asc]})
+        assert run_query(h, other)[0].status == 200
+        assert_firestore_error(run_query(h, served)[0], 400, "FAILED_PRECONDITION")
+    finally:
+        h.stop()
+
+
 # -- 5. concurrency and durability on a SQLite file ------------------------------------------
 
 CHURN_A = idx("churn", ("a", "ASCENDING"), ("b", "DESCENDING"))
@@ -417,7 +455,6 @@ def test_hot_reload_churn_against_writers_and_readers(tmp_path):
 
         def check_final(server: Hearth) -> None:
             for a in range(4):
-                want = sorted((k for k, v in acked.items() if v[0] == a), key=lambda k: (-acked[k][1], k), reverse=False)
                 # order by b desc, then __name__ desc
                 want = sorted((k for k, v in acked.items() if v[0] == a), key=lambda k: (acked[k][1], k), reverse=True)
                 got, _ = names_at(server, query("churn", field_filter("a", "EQUAL", a), order=[("b", "DESCENDING")]))
