@@ -25,6 +25,20 @@ import Testing
         #expect(lines.position(ofByte: 7) == (1, 7))
     }
 
+    /// A UTF-8 byte order mark (which the parser skips) is no column: editors do not show it.
+    @Test func aByteOrderMarkIsNoColumn() {
+        let lines = JSONSourceLines([0xEF, 0xBB, 0xBF] + Array("{\"a\": 1}\n 2".utf8))
+        #expect(lines.position(ofByte: 3) == (1, 1))
+        #expect(lines.position(ofByte: 9) == (1, 7))
+        #expect(lines.position(ofByte: 13) == (2, 2))
+    }
+
+    /// CR of a CRLF ending belongs to the line before; a tab is one column.
+    @Test func crlfAndTabs() {
+        let lines = JSONSourceLines(Array("{\r\n\t\"a\": x".utf8))
+        #expect(lines.position(ofByte: 9) == (2, 7))
+    }
+
     @Test func syntaxErrorsKeepTheirOffset() {
         #expect(throws: JSONSyntaxError(offset: 8, reason: "expected ',' or '}'")) {
             try JSONValue.parseLocated(Array("{\"a\": 1 \"b\": 2}".utf8))
@@ -195,6 +209,10 @@ import Testing
             text: #"{"indexes": [{"collectionGroup": "c", "fields": [{"fieldPath": "e", "vectorConfig": {"flat": {}}}]}]}"#,
             expected: "firestore.indexes.json:1:85: indexes[0].fields[0].vectorConfig.dimension must be a number"),
         Bad(text: "{\n  \"indexes\": [,]\n}", expected: "firestore.indexes.json:2:15: invalid JSON: unexpected character ','"),
+        Bad(
+            text:
+                #"{"indexes": [{"collectionGroup": "c", "fields": [{"fieldPath": "a", "arrayConfig": "CONTAINS"}, {"fieldPath": "b", "mode": "ARRAY_CONTAINS"}]}]}"#,
+            expected: "firestore.indexes.json:1:97: indexes[0].fields[1]: an index may have at most one array field"),
     ]
 
     @Test(arguments: bad) func diagnosticsNameTheLine(_ row: Bad) {
@@ -398,6 +416,27 @@ import Testing
                 try AdminIndexResource.decodeIndex(try JSONValue.parse(bad), collectionGroup: "g")
             }
         }
+    }
+
+    /// Hostile creates: a second array field, a group that is no collection id; `null` is
+    /// proto3 JSON's default (docs/reference/indexes.md §1, §6.2).
+    @Test func createRefusesWhatTheFileRefuses() throws {
+        let fields = #"[{"fieldPath": "a", "order": "ASCENDING"}]"#
+        for (body, group, message) in [
+            (
+                #"{"fields": [{"fieldPath": "a", "arrayConfig": "CONTAINS"}, {"fieldPath": "b", "arrayConfig": 1}]}"#, "g",
+                "Index.fields[1]: an index may have at most one array field (arrayConfig CONTAINS)."
+            ),
+            (#"{"fields": \#(fields)}"#, "__g__", #"Document or collection id "__g__" is reserved (__.*__)."#),
+            (#"{"fields": \#(fields)}"#, "a/b", "Path segment contains '/': a/b"),
+        ] {
+            #expect(throws: FirestoreError.invalidArgument(message), "\(body) in \(group)") {
+                try AdminIndexResource.decodeIndex(try JSONValue.parse(body), collectionGroup: group)
+            }
+        }
+        let defaulted = try AdminIndexResource.decodeIndex(
+            try JSONValue.parse(#"{"queryScope": null, "fields": \#(fields)}"#), collectionGroup: "g")
+        #expect(defaulted.queryScope == .collection)
     }
 
     @Test func createReturnsADoneOperation() {

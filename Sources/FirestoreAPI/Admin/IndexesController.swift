@@ -10,18 +10,41 @@ import Synchronization
 /// hot reloaded, managed per project through the Firestore Admin API's index endpoints, and
 /// the missing indexes seen since start for `hearth indexes suggest` / `check`.
 ///
-/// Indexes created through the Admin API belong to that project and last until restart; the
-/// file's indexes apply to every project without its own. Source: docs/reference/indexes.md.
+/// The file's indexes apply to every project; the Admin API's creates and deletes are kept per
+/// project, until restart, as changes to the file's list, so that a hot reload of the file
+/// still reaches a project whose indexes were also managed through the API.
+/// Source: docs/reference/indexes.md.
 public final class IndexesController: Sendable {
     let engine: FirestoreEngine
     let log: @Sendable (String) -> Void
     let state = Mutex<State>(State())
+    /// Held through each Admin API change, from reading the configuration to installing the
+    /// next one, so that concurrent creates and deletes neither lose one another nor reach
+    /// the engine in another order than `state` records them.
+    let adminChanges = Mutex<Void>(())
 
     struct State {
-        /// The file's configuration (every project without its own).
+        /// The file's configuration.
         var file = IndexConfiguration()
-        /// Projects changed through the Admin API.
-        var byProject: [String: IndexConfiguration] = [:]
+        /// The Admin API's changes to it, by project.
+        var byProject: [String: Changes] = [:]
+
+        /// The file's configuration with `project`'s changes applied.
+        func configuration(forProject project: String) -> IndexConfiguration {
+            guard let changes = byProject[project] else { return file }
+            var config = file
+            config.indexes.removeAll { changes.removed.contains($0) }
+            for index in changes.added where !config.indexes.contains(index) { config.indexes.append(index) }
+            return config
+        }
+    }
+
+    /// One project's creates and deletes through the Admin API.
+    struct Changes {
+        /// Created indexes (not in the file when created).
+        var added: [CompositeIndex] = []
+        /// Deleted indexes of the file.
+        var removed: [CompositeIndex] = []
     }
 
     /// Creates a controller that installs configurations into `engine`.
@@ -46,14 +69,20 @@ public final class IndexesController: Sendable {
             throw IndexesFileError(fileName: path, line: 0, column: 0, message: "cannot read the indexes file")
         }
         let configuration = try IndexesFile.decode([UInt8](data), fileName: path)
-        state.withLock { $0.file = configuration }
-        try engine.setIndexConfiguration(configuration)
+        try adminChanges.withLock { (_: inout Void) throws(FirestoreError) in
+            let changed = state.withLock { s -> [(String, IndexConfiguration)] in
+                s.file = configuration
+                return s.byProject.keys.map { ($0, s.configuration(forProject: $0)) }
+            }
+            try engine.setIndexConfiguration(configuration)
+            for (project, config) in changed { try engine.setIndexConfiguration(config, forProject: project) }
+        }
         log("indexes: loaded \(path) (\(configuration.indexes.count) composite, \(configuration.fieldOverrides.count) field overrides)")
     }
 
     /// The configuration in force for `project`.
     public func configuration(forProject project: String) -> IndexConfiguration {
-        state.withLock { $0.byProject[project] ?? $0.file }
+        state.withLock { $0.configuration(forProject: project) }
     }
 
     /// `GET /emulator/v1/projects/{p}:missingIndexes`: the indexes the queries since start
@@ -86,6 +115,14 @@ public final class IndexesController: Sendable {
     func handleAdmin(
         _ request: HTTPRequest, database: DatabaseID, collectionGroup: String, indexID: String?
     ) throws(FirestoreError) -> HTTPResponse {
+        try adminChanges.withLock { (_: inout Void) throws(FirestoreError) -> HTTPResponse in
+            try handleAdminSerially(request, database: database, collectionGroup: collectionGroup, indexID: indexID)
+        }
+    }
+
+    private func handleAdminSerially(
+        _ request: HTTPRequest, database: DatabaseID, collectionGroup: String, indexID: String?
+    ) throws(FirestoreError) -> HTTPResponse {
         let project = database.project
         let config = configuration(forProject: project)
         switch (request.method, indexID) {
@@ -100,9 +137,10 @@ public final class IndexesController: Sendable {
             guard !config.indexes.contains(index) else {
                 throw .init(.alreadyExists, "Index already exists.")
             }
-            var next = config
-            next.indexes.append(index)
-            try install(next, project: project)
+            try change(project) { changes, file in
+                changes.removed.removeAll { $0 == index }
+                if !file.indexes.contains(index) { changes.added.append(index) }
+            }
             return .json(200, Self.resource(index, in: database).createOperation(operationID: Self.id(of: index)).serialized())
         case ("GET", let id?):
             guard let index = config.indexes.first(where: { Self.id(of: $0) == id && $0.collectionGroup == collectionGroup }) else {
@@ -110,20 +148,26 @@ public final class IndexesController: Sendable {
             }
             return .json(200, Self.resource(index, in: database).json.serialized())
         case ("DELETE", let id?):
-            guard config.indexes.contains(where: { Self.id(of: $0) == id && $0.collectionGroup == collectionGroup }) else {
+            guard let index = config.indexes.first(where: { Self.id(of: $0) == id && $0.collectionGroup == collectionGroup }) else {
                 throw .init(.notFound, "Index not found.")
             }
-            var next = config
-            next.indexes.removeAll { Self.id(of: $0) == id }
-            try install(next, project: project)
+            try change(project) { changes, file in
+                changes.added.removeAll { $0 == index }
+                if file.indexes.contains(index) { changes.removed.append(index) }
+            }
             return .json(200, Array("{}".utf8))
         default:
             throw .init(.notFound, "No index method \(request.method) \(request.path).")
         }
     }
 
-    private func install(_ configuration: IndexConfiguration, project: String) throws(FirestoreError) {
-        state.withLock { $0.byProject[project] = configuration }
+    /// Applies `edit` to `project`'s changes (given the file's configuration) and installs the
+    /// result. Called with `adminChanges` held.
+    private func change(_ project: String, _ edit: (inout Changes, IndexConfiguration) -> Void) throws(FirestoreError) {
+        let configuration = state.withLock { s -> IndexConfiguration in
+            edit(&s.byProject[project, default: Changes()], s.file)
+            return s.configuration(forProject: project)
+        }
         try engine.setIndexConfiguration(configuration, forProject: project)
     }
 

@@ -110,9 +110,12 @@ public struct AdminIndexResource: Sendable, Hashable {
     /// one of `order`, `arrayConfig`. Output-only `name` and `state` are ignored.
     /// - Throws: `.invalidArgument` naming the bad member.
     public static func decodeIndex(_ json: JSONValue, collectionGroup: String) throws(FirestoreError) -> CompositeIndex {
+        // The group comes from the (percent-decoded) path: an id as collection ids are
+        // checked everywhere else (no '/', not `__.*__`), docs/reference/indexes.md §6.2.
+        try ResourcePath([collectionGroup]).validateIDs()
         guard case .object = json else { throw .invalidArgument("Index must be a JSON object.") }
         var scope = IndexQueryScope.collection
-        if let s = json["queryScope"] {
+        if let s = json["queryScope"], s != .null {
             guard let text = enumName(s, [1: "COLLECTION", 2: "COLLECTION_GROUP"]), let sc = IndexQueryScope(rawValue: text) else {
                 throw .invalidArgument("Invalid value for Index.queryScope: must be COLLECTION or COLLECTION_GROUP.")
             }
@@ -134,6 +137,9 @@ public struct AdminIndexResource: Sendable, Hashable {
             default:
                 throw .invalidArgument(
                     "Index.fields[\(i)] needs exactly one of order (ASCENDING, DESCENDING) or arrayConfig (CONTAINS).")
+            }
+            if let second = IndexesFile.secondArrayField(fields) {
+                throw .invalidArgument("Index.fields[\(second)]: an index may have at most one array field (arrayConfig CONTAINS).")
             }
         }
         return CompositeIndex(collectionGroup: collectionGroup, queryScope: scope, fields: fields)

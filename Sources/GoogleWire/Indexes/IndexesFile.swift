@@ -49,6 +49,19 @@ public enum IndexesFile {
 }
 
 extension IndexesFile {
+    /// The position of the second `CONTAINS` field of `fields`, if any. Production allows at
+    /// most one array field per composite index (firebase.google.com/docs/firestore/query-data/index-overview,
+    /// composite indexes); Hearth would otherwise keep one entry per combination of the
+    /// arrays' elements, a product that grows without bound.
+    static func secondArrayField(_ fields: [IndexField]) -> Int? {
+        var seen = false
+        for (i, f) in fields.enumerated() where f.kind == .arrayContains {
+            if seen { return i }
+            seen = true
+        }
+        return nil
+    }
+
     /// Walks the located JSON tree, naming each value by its path.
     struct Decoder {
         let fileName: String
@@ -193,6 +206,9 @@ extension IndexesFile {
                 default:
                     try vectorConfig(value, "\(fp).vectorConfig")
                     vector = true
+                }
+                if IndexesFile.secondArrayField(fields) != nil {
+                    throw fail(f, "\(fp): an index may have at most one array field (arrayConfig CONTAINS)")
                 }
             }
             return vector ? nil : CompositeIndex(collectionGroup: group, queryScope: scope, fields: fields)

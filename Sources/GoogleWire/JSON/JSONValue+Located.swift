@@ -50,7 +50,8 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
 }
 
 /// Line and column of byte offsets in a text: lines split at LF, 1-based; columns count
-/// Unicode scalars from the line start, 1-based.
+/// Unicode scalars from the line start, 1-based, not counting a byte order mark at the start
+/// of the text (editors do not show it).
 public struct JSONSourceLines: Sendable {
     private let bytes: [UInt8]
     private let lineStarts: [Int]
@@ -73,7 +74,8 @@ public struct JSONSourceLines: Sendable {
             let mid = (lo + hi + 1) / 2
             if lineStarts[mid] <= offset { lo = mid } else { hi = mid - 1 }
         }
-        let start = lineStarts[lo]
+        var start = lineStarts[lo]
+        if start == 0, offset >= 3, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
         var column = 1
         for b in bytes[start..<offset] where b & 0xC0 != 0x80 { column += 1 }
         return (lo + 1, column)

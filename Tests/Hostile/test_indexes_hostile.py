@@ -1,0 +1,539 @@
+"""Composite indexes under attack: hostile `firestore.indexes.json` files (at start and on hot
+reload), the Admin API's index endpoints with bad paths and bodies, malformed `explainOptions`,
+`--require-indexes` on awkward queries, and concurrent index changes against writers and
+readers on a SQLite file. Every refusal must be a Firestore-shaped error; no query may hang,
+crash, or answer different documents with and without a composite index.
+
+Facts: docs/reference/indexes.md (§3 which query needs which index, §5 the error, §6 the file,
+§7 the Admin API, §8 explain); docs/reference/firestore-wire.md §1.8 (errors), §1.12 (explain).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from hostile_support import DB, DOCS, PROJECT, Hearth, assert_firestore_error, free_port, hearth_binary
+
+ADMIN = f"/v1/{DB}/collectionGroups"
+
+
+class IndexedHearth(Hearth):
+    """A Hearth whose `firebase.json` names a `firestore.indexes.json` (written by the test)."""
+
+    def __init__(self, workdir: Path, indexes, data: Path | None = None, extra_args: list[str] | None = None):
+        super().__init__(workdir, data=data, extra_args=extra_args)
+        self.indexes_path = self.workdir / "firestore.indexes.json"
+        self.write_indexes(indexes)
+
+    def write_indexes(self, indexes) -> None:
+        raw = indexes if isinstance(indexes, (bytes, str)) else json.dumps(indexes, indent=2)
+        tmp = self.indexes_path.with_suffix(".tmp")
+        (tmp.write_bytes if isinstance(raw, bytes) else tmp.write_text)(raw)
+        os.replace(tmp, self.indexes_path)  # atomic: the watcher never reads half a file
+
+    def start(self, timeout: float = 30.0) -> None:
+        self.port = free_port()
+        config = {"emulators": {"firestore": {"host": "127.0.0.1", "port": self.port}},
+                  "firestore": {"indexes": "firestore.indexes.json"}}
+        (self.workdir / "firebase.json").write_text(json.dumps(config))
+        args = [hearth_binary(), "start", "--config", str(self.workdir / "firebase.json"),
+                "--firestore-port", str(self.port), "--project", PROJECT]
+        args += ["--data", str(self.data)] if self.data else ["--in-memory"]
+        args += self.extra_args
+        log = open(self.log_path, "ab")
+        log.write(f"--- start #{self.starts} on port {self.port}\n".encode())
+        log.flush()
+        self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                     cwd=self.workdir)
+        log.close()
+        self.starts += 1
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"hearth exited with {self.proc.returncode} at start:\n{self.log_tail()}")
+            if self.root_ok(timeout=1.0):
+                return
+            time.sleep(0.05)
+        raise RuntimeError(f"hearth did not answer GET / within {timeout}s:\n{self.log_tail()}")
+
+    def wait_log(self, needle: str, after: int, timeout: float = 5.0) -> str:
+        """Waits until the log, past byte `after`, contains `needle`; returns that part."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            text = self.log_path.read_bytes()[after:].decode("utf-8", "replace")
+            if needle in text:
+                return text
+            time.sleep(0.05)
+        raise AssertionError(f"log never said {needle!r}; tail:\n{self.log_tail()}")
+
+    def log_size(self) -> int:
+        return self.log_path.stat().st_size if self.log_path.exists() else 0
+
+    def reload(self, indexes) -> str:
+        """Rewrites the indexes file and waits for the watcher to load or refuse it."""
+        at = self.log_size()
+        self.write_indexes(indexes)
+        deadline = time.monotonic() + 5.0
+        while time.monotonic() < deadline:
+            text = self.log_path.read_bytes()[at:].decode("utf-8", "replace")
+            if "indexes: loaded" in text or "not reloaded" in text:
+                return text
+            time.sleep(0.05)
+        raise AssertionError(f"indexes file not picked up; tail:\n{self.log_tail()}")
+
+
+def idx(group: str, *fields: tuple[str, str], scope: str = "COLLECTION") -> dict:
+    out = []
+    for path, kind in fields:
+        out.append({"fieldPath": path, "arrayConfig": "CONTAINS"} if kind == "CONTAINS" else {"fieldPath": path, "order": kind})
+    return {"collectionGroup": group, "queryScope": scope, "fields": out}
+
+
+def value(v):
+    if isinstance(v, bool):
+        return {"booleanValue": v}
+    if isinstance(v, int):
+        return {"integerValue": str(v)}
+    if isinstance(v, str):
+        return {"stringValue": v}
+    if isinstance(v, list):
+        return {"arrayValue": {"values": [value(x) for x in v]}}
+    if v is None:
+        return {"nullValue": None}
+    raise TypeError(v)
+
+
+def commit_docs(h: Hearth, collection: str, docs: dict[str, dict]) -> None:
+    writes = [{"update": {"name": f"{DOCS}/{collection}/{k}", "fields": {f: value(x) for f, x in d.items()}}}
+              for k, d in docs.items()]
+    for i in range(0, len(writes), 400):
+        r = h.request("POST", f"/v1/{DB}/documents:commit", {"writes": writes[i:i + 400]})
+        assert r.status == 200, r
+
+
+def field_filter(path: str, op: str, v) -> dict:
+    return {"fieldFilter": {"field": {"fieldPath": path}, "op": op, "value": value(v)}}
+
+
+def run_query(h: Hearth, structured: dict, extra: dict | None = None, timeout: float = 15.0):
+    """POST :runQuery; returns (reply, [document names]) — names only when HTTP 200."""
+    body = {"structuredQuery": structured, **(extra or {})}
+    r = h.request("POST", f"/v1/{DOCS}:runQuery", body, timeout=timeout)
+    names = []
+    if r.status == 200:
+        names = [e["document"]["name"].rsplit("/", 1)[1] for e in r.json() if "document" in e]
+    return r, names
+
+
+def query(collection: str, *filters: dict, order: list[tuple[str, str]] = (), group: bool = False, **more) -> dict:
+    q: dict = {"from": [{"collectionId": collection, **({"allDescendants": True} if group else {})}]}
+    if len(filters) == 1:
+        q["where"] = filters[0]
+    elif filters:
+        q["where"] = {"compositeFilter": {"op": "AND", "filters": list(filters)}}
+    if order:
+        q["orderBy"] = [{"field": {"fieldPath": p}, "direction": d} for p, d in order]
+    q.update(more)
+    return q
+
+
+
+# -- 1. firestore.indexes.json at start and on hot reload ------------------------------------
+
+def start_refused(tmp_path: Path, content) -> str:
+    """Starts Hearth on `content` as the indexes file; it must exit non-zero at once. Returns
+    its output."""
+    h = IndexedHearth(tmp_path, content)
+    with pytest.raises(RuntimeError) as e:
+        h.start(timeout=15)
+    assert h.proc.returncode not in (0, None) and h.proc.returncode > 0, h.log_tail()
+    return str(e.value)
+
+
+@pytest.mark.parametrize("content, where", [
+    # CRLF line endings: the line is still counted at LF, the column does not include the CR.
+    ('{\r\n  "indexes": [\r\n    {"collectionGroup": "c", "fields": [{"fieldPath": "a", "order": "ASC"}]}\r\n  ]\r\n}',
+     ":3:69: indexes[0].fields[0].order"),
+    # A tab is one column.
+    ('{\n\t"indexes": [\n\t\t{"collectionGroup": "c", "fields": []}]}', ":3:38: indexes[0].fields must not be empty"),
+    # A BOM is no column; the value after it is still found.
+    ('\ufeff{"indexes": 3}', ":1:13: indexes must be an array"),
+    (b'{"indexes": [{"collectionGroup": "c\xff", "fields": []}]}', ":1:38: invalid JSON"),
+    ('{"indexes": [' + '[' * 5000 + ']' * 5000 + ']}', ":1:"),
+    ('{"indexes": [{"collectionGroup": "c", "fields": [{"fieldPath": "a", "or', "invalid JSON"),
+    ('{"indexes": [{"collectionGroup": "__c__", "fields": [{"fieldPath": "a", "order": "ASCENDING"}]}]}',
+     ":1:34: indexes[0].collectionGroup"),
+])
+def test_bad_file_is_refused_at_start_with_its_position(tmp_path, content, where):
+    out = start_refused(tmp_path, content)
+    assert "firestore.indexes.json" + where in out or where in out, out
+
+
+def test_two_array_fields_in_one_index_are_refused(tmp_path):
+    """FIXED. `(a CONTAINS, b CONTAINS)` was accepted: every write then kept one entry per
+    pair of elements, so one document with two 1,000-element arrays took ~45 s and ~200 MB
+    under the writer lock (2,000 elements: minutes). Production allows one array field per
+    composite index (docs/reference/indexes.md §1); the file is refused naming the field."""
+    out = start_refused(tmp_path, {"indexes": [idx("c", ("a", "CONTAINS"), ("x", "ASCENDING"), ("b", "CONTAINS"))]})
+    assert "indexes[0].fields[2]: an index may have at most one array field" in out, out
+
+
+def test_bad_hot_reload_keeps_the_indexes_in_force(tmp_path):
+    """A broken rewrite of the file is reported with its position and changes nothing: with
+    --require-indexes the query the file's composite serves still runs, and the next good
+    file is picked up."""
+    h = IndexedHearth(tmp_path, {"indexes": [idx("c", ("a", "ASCENDING"), ("b", "DESCENDING"))]},
+                      extra_args=["--require-indexes"])
+    h.start()
+    try:
+        commit_docs(h, "c", {f"d{i}": {"a": i % 2, "b": i} for i in range(6)})
+        served = query("c", field_filter("a", "EQUAL", 1), order=[("b", "DESCENDING")])
+        assert run_query(h, served)[1] == ["d5", "d3", "d1"]
+        for broken, where in [('{"indexes": [', "invalid JSON"),
+                              ({"indexes": [idx("c", ("a", "CONTAINS"), ("b", "CONTAINS"))]}, "at most one array field"),
+                              ({"indexes": [{"collectionGroup": "c", "fields": [{"fieldPath": "a", "order": 1}]}]},
+                               "indexes[0].fields[0].order must be")]:
+            out = h.reload(broken)
+            assert "not reloaded" in out and where in out, out
+            r, names = run_query(h, served)
+            assert r.status == 200 and names == ["d5", "d3", "d1"], r
+        out = h.reload({"indexes": []})
+        assert "indexes: loaded" in out, out
+        r, _ = run_query(h, served)
+        assert_firestore_error(r, 400, "FAILED_PRECONDITION")
+    finally:
+        h.stop()
+
+
+# -- 2. the Admin API's index endpoints --------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def admin_hearth(tmp_path_factory):
+    h = IndexedHearth(tmp_path_factory.mktemp("admin"), {"indexes": [idx("c", ("a", "ASCENDING"), ("b", "DESCENDING"))]})
+    h.start()
+    yield h
+    h.stop()
+
+
+FIELD_A = [{"fieldPath": "a", "order": "ASCENDING"}, {"fieldPath": "z", "order": "DESCENDING"}]
+
+
+@pytest.mark.parametrize("method, path, body, status, name", [
+    ("POST", "/-/indexes", {"fields": FIELD_A}, 400, "INVALID_ARGUMENT"),
+    ("POST", "/c/indexes", "not json", 400, "INVALID_ARGUMENT"),
+    ("POST", "/c/indexes", "", 400, "INVALID_ARGUMENT"),
+    ("POST", "/c/indexes", [], 400, "INVALID_ARGUMENT"),
+    ("POST", "/c/indexes", {}, 400, "INVALID_ARGUMENT"),
+    ("POST", "/c/indexes", {"fields": "x"}, 400, "INVALID_ARGUMENT"),
+    ("POST", "/c/indexes", {"fields": [7]}, 400, "INVALID_ARGUMENT"),
+    ("POST", "/c/indexes", {"fields": [{"fieldPath": "a", "order": 3}]}, 400, "INVALID_ARGUMENT"),
+    ("POST", "/c/indexes", {"fields": [{"fieldPath": "a", "order": "ASC"}]}, 400, "INVALID_ARGUMENT"),
+    ("POST", "/c/indexes", {"fields": [{"fieldPath": "a", "order": 1, "arrayConfig": 1}]}, 400, "INVALID_ARGUMENT"),
+    ("POST", "/c/indexes", {"queryScope": 3, "fields": FIELD_A}, 400, "INVALID_ARGUMENT"),
+    ("POST", "/c/indexes", {"fields": [{"fieldPath": "a..b", "order": 1}]}, 400, "INVALID_ARGUMENT"),
+    ("POST", "/c/indexes", {"fields": [{"fieldPath": "", "order": 1}]}, 400, "INVALID_ARGUMENT"),
+    ("POST", "/c/indexes", {"fields": [{"fieldPath": 7, "order": 1}]}, 400, "INVALID_ARGUMENT"),
+    # FIXED: two array fields (see test_two_array_fields_in_one_index_are_refused).
+    ("POST", "/c/indexes", {"fields": [{"fieldPath": "a", "arrayConfig": "CONTAINS"},
+                                       {"fieldPath": "b", "arrayConfig": 1}]}, 400, "INVALID_ARGUMENT"),
+    # FIXED: the group is a collection id: reserved ids and a percent-encoded '/' were
+    # accepted (the index then listed as `collectionGroups/a/b/indexes/…`, a name no
+    # client parses); the file refused both.
+    ("POST", "/__c__/indexes", {"fields": FIELD_A}, 400, "INVALID_ARGUMENT"),
+    ("POST", "/a%2Fb/indexes", {"fields": FIELD_A}, 400, "INVALID_ARGUMENT"),
+    ("POST", "/..%2F/indexes", {"fields": FIELD_A}, 400, "INVALID_ARGUMENT"),
+    ("POST", "/%zz/indexes", {"fields": FIELD_A}, 400, "INVALID_ARGUMENT"),
+    ("POST", "//indexes", {"fields": FIELD_A}, 404, "NOT_FOUND"),
+    ("POST", "/c/indexes/", {"fields": FIELD_A}, 404, "NOT_FOUND"),
+    ("POST", "/c/indexes/x/y", {"fields": FIELD_A}, 404, "NOT_FOUND"),
+    ("PUT", "/c/indexes", {"fields": FIELD_A}, 404, "NOT_FOUND"),
+    ("PATCH", "/c/indexes/abc", {}, 404, "NOT_FOUND"),
+    ("DELETE", "/c/indexes", None, 404, "NOT_FOUND"),
+    ("DELETE", "/c/indexes/nope", None, 404, "NOT_FOUND"),
+    ("GET", "/c/indexes/nope", None, 404, "NOT_FOUND"),
+])
+def test_admin_api_refusals_are_firestore_errors(admin_hearth, method, path, body, status, name):
+    r = admin_hearth.request(method, ADMIN + path, body)
+    assert_firestore_error(r, status, name)
+    listed = admin_hearth.request("GET", f"{ADMIN}/-/indexes").json()["indexes"]
+    assert [i["fields"][0]["fieldPath"] for i in listed] == ["a"], listed
+
+
+def test_admin_api_null_query_scope_is_the_default(admin_hearth):
+    """FIXED. proto3 JSON reads `null` as the field's default; `"queryScope": null` was a 400."""
+    r = admin_hearth.request("POST", f"{ADMIN}/n/indexes", {"queryScope": None, "fields": FIELD_A})
+    assert r.status == 200, r
+    assert r.json()["response"]["queryScope"] == "COLLECTION"
+    name = r.json()["response"]["name"]
+    assert admin_hearth.request("DELETE", "/v1/" + name).status == 200
+
+
+def test_document_paths_named_like_admin_resources_stay_documents(admin_hearth):
+    """The Admin API routing must not swallow documents whose ids are `collectionGroups` and
+    `indexes`."""
+    h = admin_hearth
+    p = f"/v1/{DOCS}/collectionGroups/x/indexes/y"
+    r = h.request("PATCH", p, {"fields": {"v": value(1)}})
+    assert r.status == 200 and r.json()["name"].endswith("/documents/collectionGroups/x/indexes/y"), r
+    assert h.request("GET", p).json()["fields"] == {"v": value(1)}
+    listed = h.request("GET", f"/v1/{DOCS}/collectionGroups/x/indexes").json()
+    assert [d["name"].rsplit("/", 1)[1] for d in listed["documents"]] == ["y"]
+    assert h.request("DELETE", p).status == 200
+    assert_firestore_error(h.request("GET", p), 404, "NOT_FOUND")
+
+
+def test_concurrent_creates_are_all_kept(tmp_path):
+    """FIXED. Each create read the project's configuration, added its index and installed the
+    result without holding a lock across the three steps, so of 64 simultaneous creates of
+    different indexes every one answered 200 but only 61 were listed afterwards: acknowledged
+    indexes lost. Simultaneous creates of one index must give one 200 and 409s."""
+    h = IndexedHearth(tmp_path, {"indexes": []})
+    h.start()
+    try:
+        for rnd in range(4):
+            barrier = threading.Barrier(48)
+            statuses: dict[int, int] = {}
+
+            def post(j: int) -> None:
+                body = json.dumps({"fields": [{"fieldPath": "a", "order": "ASCENDING"},
+                                              {"fieldPath": f"f{j}", "order": "ASCENDING"}]})
+                barrier.wait()
+                statuses[j] = h.request("POST", f"{ADMIN}/g{rnd}/indexes", body, timeout=30).status
+
+            threads = [threading.Thread(target=post, args=(j,)) for j in range(48)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(timeout=60)
+            assert sorted(set(statuses.values())) == [200], statuses
+            listed = h.request("GET", f"{ADMIN}/g{rnd}/indexes").json().get("indexes", [])
+            assert len(listed) == 48, f"round {rnd}: 48 creates answered 200, {len(listed)} indexes listed"
+
+        barrier = threading.Barrier(16)
+        same: list[int] = []
+
+        def post_same() -> None:
+            barrier.wait()
+            same.append(h.request("POST", f"{ADMIN}/s/indexes", {"fields": FIELD_A}, timeout=30).status)
+
+        threads = [threading.Thread(target=post_same) for _ in range(16)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=60)
+        assert sorted(same) == [200] + [409] * 15, same
+    finally:
+        h.stop()
+
+
+
+def test_hot_reload_still_reaches_a_project_changed_through_the_admin_api(tmp_path):
+    """FIXED. One Admin API create (in any collection group) gave the project its own copy of
+    the file's indexes: later reloads of the file logged "indexes: loaded" but never reached
+    the project, so a composite just added to the file still failed with
+    FAILED_PRECONDITION under --require-indexes, and one dropped from the file stayed in
+    force. The Admin API's creates and deletes now apply on top of the file."""
+    served = query("c", field_filter("a", "EQUAL", 1), order=[("b", "DESCENDING")])
+    other = query("c", field_filter("a", "EQUAL", 1), order=[("b", "ASCENDING")])
+    ab_desc = idx("c", ("a", "ASCENDING"), ("b", "DESCENDING"))
+    ab_asc = idx("c", ("a", "ASCENDING"), ("b", "ASCENDING"))
+    h = IndexedHearth(tmp_path, {"indexes": [ab_asc]}, extra_args=["--require-indexes"])
+    h.start()
+    try:
+        commit_docs(h, "c", {f"d{i}": {"a": i % 2, "b": i} for i in range(6)})
+        assert_firestore_error(run_query(h, served)[0], 400, "FAILED_PRECONDITION")
+        r = h.request("POST", f"{ADMIN}/elsewhere/indexes", {"fields": FIELD_A})
+        assert r.status == 200, r
+        assert "indexes: loaded" in h.reload({"indexes": [ab_asc, ab_desc]})
+        r, names = run_query(h, served)
+        assert r.status == 200 and names == ["d5", "d3", "d1"], r
+        assert "indexes: loaded" in h.reload({"indexes": [ab_desc]})
+        assert_firestore_error(run_query(h, other)[0], 400, "FAILED_PRECONDITION")
+        listed = {(i["name"].split("/")[5], tuple(f["fieldPath"] for f in i["fields"]))
+                  for i in h.request("GET", f"{ADMIN}/-/indexes").json()["indexes"]}
+        assert listed == {("c", ("a", "b", "__name__")), ("elsewhere", ("a", "z", "__name__"))}, listed
+        # An API delete of one of the file's indexes lasts across reloads (until restart); the
+        # file's other indexes still arrive.
+        name = next(i["name"] for i in h.request("GET", f"{ADMIN}/c/indexes").json()["indexes"])
+        assert h.request("DELETE", "/v1/" + name).status == 200
+        assert_firestore_error(run_query(h, served)[0], 400, "FAILED_PRECONDITION")
+        assert "indexes: loaded" in h.reload({"indexes": [ab_desc, ab_asc]})
+        assert run_query(h, other)[0].status == 200
+        assert_firestore_error(run_query(h, served)[0], 400, "FAILED_PRECONDITION")
+    finally:
+        h.stop()
+
+
+# -- 5. concurrency and durability on a SQLite file ------------------------------------------
+
+CHURN_A = idx("churn", ("a", "ASCENDING"), ("b", "DESCENDING"))
+CHURN_B = idx("churn", ("a", "ASCENDING"), ("b", "ASCENDING"))
+CHURN_T = idx("churn", ("t", "CONTAINS"), ("b", "DESCENDING"))
+
+
+def names_at(h: Hearth, structured: dict, read_time: str | None = None) -> tuple[list[str], str]:
+    extra = {"readTime": read_time} if read_time else None
+    r, names = run_query(h, structured, extra)
+    assert r.status == 200, r
+    rt = next(e["readTime"] for e in r.json() if "readTime" in e)
+    return names, rt
+
+
+def test_hot_reload_churn_against_writers_and_readers(tmp_path):
+    """Three writers commit to `churn` while the indexes file flips between defining the
+    composites, other composites and none, every ~0.3 s, and readers run
+    `a == k order by b desc` (the composite's query) and compare each answer with the same
+    filter ordered by name (single-field indexes only) AT THE SAME readTime. No write may be
+    lost; every answer must hold the same documents both ways, in the composite's order."""
+    h = IndexedHearth(tmp_path, {"indexes": [CHURN_A, CHURN_T]}, data=tmp_path / "churn.sqlite")
+    h.start()
+    try:
+        acked: dict[str, tuple[int, int, int]] = {}
+        lock = threading.Lock()
+        stop = threading.Event()
+        errors: list[str] = []
+
+        def writer(w: int) -> None:
+            i = 0
+            while not stop.is_set():
+                batch = {}
+                for j in range(5):
+                    key = f"w{w}-{(i * 5 + j) % 60}"  # overwrite: index entries must move
+                    batch[key] = (i + j) % 4, (i * 7 + j * 13 + w) % 50, (i + w) % 3
+                writes = [{"update": {"name": f"{DOCS}/churn/{k}",
+                                      "fields": {"a": value(a), "b": value(b), "t": value([t, t + 10])}}}
+                          for k, (a, b, t) in batch.items()]
+                r = h.request("POST", f"/v1/{DB}/documents:commit", {"writes": writes})
+                if r.status != 200:
+                    errors.append(f"commit: {r!r}")
+                    return
+                with lock:
+                    acked.update(batch)
+                i += 1
+
+        def reader(k: int) -> None:
+            n = 0
+            while not stop.is_set():
+                a = (k + n) % 4
+                n += 1
+                comp, rt = names_at(h, query("churn", field_filter("a", "EQUAL", a), order=[("b", "DESCENDING")]))
+                plain, _ = names_at(h, query("churn", field_filter("a", "EQUAL", a)), rt)
+                if sorted(comp) != sorted(plain):
+                    errors.append(f"a == {a} at {rt}: composite order {len(comp)} docs, by name {len(plain)} docs: "
+                                  f"only composite {sorted(set(comp) - set(plain))[:5]}, only name {sorted(set(plain) - set(comp))[:5]}")
+                    return
+                tc, rt = names_at(h, query("churn", field_filter("t", "ARRAY_CONTAINS", 11), order=[("b", "DESCENDING")]))
+                tp, _ = names_at(h, query("churn", field_filter("t", "ARRAY_CONTAINS", 11)), rt)
+                if sorted(tc) != sorted(tp):
+                    errors.append(f"t contains 11 at {rt}: {len(tc)} vs {len(tp)} docs")
+                    return
+
+        threads = [threading.Thread(target=writer, args=(w,)) for w in range(3)]
+        threads += [threading.Thread(target=reader, args=(k,)) for k in range(2)]
+        for t in threads:
+            t.start()
+        configs = [{"indexes": [CHURN_B]}, {"indexes": []}, {"indexes": [CHURN_A, CHURN_B, CHURN_T]}, {"indexes": [CHURN_A, CHURN_T]}]
+        try:
+            for n in range(8):
+                out = h.reload(configs[n % len(configs)])
+                assert "not reloaded" not in out, out
+                time.sleep(0.3)
+        finally:
+            stop.set()
+            for t in threads:
+                t.join(timeout=30)
+        assert not errors, errors[:3]
+        assert len(acked) == 180
+
+        def check_final(server: Hearth) -> None:
+            for a in range(4):
+                # order by b desc, then __name__ desc
+                want = sorted((k for k, v in acked.items() if v[0] == a), key=lambda k: (acked[k][1], k), reverse=True)
+                got, _ = names_at(server, query("churn", field_filter("a", "EQUAL", a), order=[("b", "DESCENDING")]))
+                assert got == want, f"a == {a}: {got[:8]} != {want[:8]}"
+                up, _ = names_at(server, query("churn", field_filter("a", "EQUAL", a), order=[("b", "ASCENDING")]))
+                assert up == list(reversed(want)), f"a == {a} ascending"
+
+        check_final(h)
+        # After a restart on the same file (definitions and entries persist), the same answers.
+        h.stop()
+        h.start()
+        check_final(h)
+        h.reload({"indexes": []})
+        check_final(h)
+    finally:
+        h.stop()
+
+
+def test_kill_9_during_an_index_build_loses_no_acknowledged_write(tmp_path):
+    """The file gains two composites over 6,000 documents; while the build runs (the watcher
+    reloads it, one transaction) a writer keeps committing, and Hearth is killed with SIGKILL
+    mid-build. After a restart on the same file every acknowledged write is there and the
+    composites' queries answer exactly the documents the single-field plans do."""
+    data = tmp_path / "build.sqlite"
+    h = IndexedHearth(tmp_path, {"indexes": []}, data=data)
+    h.start()
+    docs = {f"d{i:05}": {"a": i % 7, "b": i % 1000, "t": [i % 5, 10 + i % 3]} for i in range(6000)}
+    writes = [{"update": {"name": f"{DOCS}/big/{k}", "fields": {f: value(x) for f, x in d.items()}}}
+              for k, d in docs.items()]
+    for i in range(0, len(writes), 500):
+        assert h.request("POST", f"/v1/{DB}/documents:commit", {"writes": writes[i:i + 500]}).status == 200
+    assert run_query(h, query("big", field_filter("a", "EQUAL", 1), limit=1))[0].status == 200  # project queried: reloads build at once
+
+    acked: dict[str, dict] = {}
+    stop = threading.Event()
+
+    def writer() -> None:
+        n = 0
+        while not stop.is_set():
+            key = f"w{n:04}"
+            fields = {"a": n % 7, "b": 5000 + n, "t": [n % 5]}
+            try:
+                r = h.request("POST", f"/v1/{DB}/documents:commit",
+                              {"writes": [{"update": {"name": f"{DOCS}/big/{key}",
+                                                      "fields": {f: value(x) for f, x in fields.items()}}}]}, timeout=10)
+            except OSError:
+                return
+            if r.status == 200:
+                acked[key] = fields
+            n += 1
+
+    w = threading.Thread(target=writer)
+    w.start()
+    at = h.log_size()
+    h.write_indexes({"indexes": [idx("big", ("a", "ASCENDING"), ("b", "DESCENDING")),
+                                 idx("big", ("t", "CONTAINS"), ("b", "DESCENDING"))]})
+    time.sleep(0.8)  # the watcher polls every 500 ms; the build takes longer than the rest
+    built_before_kill = "indexes: loaded" in h.log_path.read_bytes()[at:].decode("utf-8", "replace")
+    h.kill9()
+    stop.set()
+    w.join(timeout=20)
+    print(f"built before kill: {built_before_kill}; {len(acked)} writes acknowledged during the build")
+    docs.update(acked)
+    try:
+        h.start()
+        for a in range(7):
+            want = sorted((k for k, d in docs.items() if d["a"] == a), key=lambda k: (docs[k]["b"], k), reverse=True)
+            got, rt = names_at(h, query("big", field_filter("a", "EQUAL", a), order=[("b", "DESCENDING")]))
+            plain, _ = names_at(h, query("big", field_filter("a", "EQUAL", a)), rt)
+            assert got == want, f"a == {a}: {len(got)} docs, {len(want)} expected (built before kill: {built_before_kill})"
+            assert sorted(plain) == sorted(want)
+        for t in (0, 11):
+            want = sorted((k for k, d in docs.items() if t in d["t"]), key=lambda k: (docs[k]["b"], k), reverse=True)
+            got, _ = names_at(h, query("big", field_filter("t", "ARRAY_CONTAINS", t), order=[("b", "DESCENDING")]))
+            assert got == want, f"t contains {t}: {len(got)} docs, {len(want)} expected"
+        r = h.request("POST", f"/v1/{DOCS}:runQuery",
+                      {"structuredQuery": query("big", field_filter("a", "EQUAL", 3), order=[("b", "DESCENDING")], limit=5),
+                       "explainOptions": {"analyze": True}})
+        stats = r.json()[-1]["explainMetrics"]
+        assert stats["planSummary"]["indexesUsed"][0]["properties"] == "(a ASC, b DESC, __name__ DESC)", stats
+    finally:
+        h.stop()
