@@ -6,7 +6,8 @@ import Foundation
 /// accepts connections, runs the command with the emulator environment of firebase-tools —
 /// `FIRESTORE_EMULATOR_HOST`, `FIREBASE_FIRESTORE_EMULATOR_ADDRESS`, `FIREBASE_AUTH_EMULATOR_HOST`
 /// (when Auth runs), `FIREBASE_EMULATOR_HUB`, `GCLOUD_PROJECT`, `GOOGLE_CLOUD_PROJECT` — with
-/// its standard input, output and error inherited, then stops Hearth and returns the command's
+/// its standard input, output and error inherited and the directory of this `hearth` first on
+/// its `PATH` (so the command can run `hearth indexes check`), then stops Hearth and returns the command's
 /// exit status (128 + N when a signal N killed it). Hearth's per-request log is off (`--quiet`)
 /// so the command's output stays readable. The command gets default signal dispositions;
 /// SIGINT, SIGTERM and SIGHUP sent to Hearth are forwarded to it. Source: docs/reference/firestore-wire.md §2.3.
@@ -28,6 +29,10 @@ public enum ExecCommand {
         do {
             var environment = ProcessInfo.processInfo.environment
             for (key, value) in try await emulatorEnvironment(app, ports) { environment[key] = value }
+            // `hearth` inside the command is this executable (`… -- sh -c 'pytest && hearth indexes check'`).
+            if let dir = Bundle.main.executableURL?.deletingLastPathComponent().path {
+                environment["PATH"] = dir + ":" + (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin")
+            }
             let status = try await runProcess(executable, Array(options.rest.dropFirst()), environment)
             await app.stop()
             return status

@@ -11,13 +11,17 @@ import GoogleWire
 ///
 /// - `list`: the composite indexes and field overrides of `firestore.indexes.json`, then,
 ///   when a Hearth is running, the composite indexes it holds (Admin API list).
-/// - `suggest [--out FILE]`: the app's file merged with the indexes the queries since the
-///   server started needed and lacked, as `firestore.indexes.json` (stdout, or FILE).
-/// - `check`: exits 1, naming each, when a query since start lacked an index; 0 otherwise.
+/// - `suggest [--out FILE]`: the app's file with the indexes the queries since the server
+///   started needed and still lack added (nothing else of the file changes), as
+///   `firestore.indexes.json` (stdout, or FILE, relative to the working directory).
+/// - `check`: exits 1, naming each, when a query since start lacked an index the
+///   configuration in force still lacks; 0 otherwise; 2 for a usage or configuration
+///   mistake or when no Hearth answers.
 ///
 /// The running server is found at `--emulator HOST:PORT`, else `FIRESTORE_EMULATOR_HOST`
-/// (set by `hearth exec`), else `firebase.json`'s Firestore address. Other options as `start`
-/// (`--config`, `--project`).
+/// (set by `hearth exec`), else `firebase.json`'s Firestore address. `suggest` and `check`
+/// cover every project the server saw unless a project is named (`--project`, `.firebaserc`,
+/// `GCLOUD_PROJECT`). Other options as `start` (`--config`).
 enum IndexesCommand {
     static func run(_ arguments: [String]) async throws -> Int32 {
         guard let verb = arguments.first, ["list", "suggest", "check"].contains(verb) else {
@@ -32,10 +36,18 @@ enum IndexesCommand {
         let config = try configPath.map { try FirebaseConfig.load(path: $0) }
             ?? FirebaseConfig.defaults(directory: FileManager.default.currentDirectoryPath)
         let project = options.resolvedProject(configDirectory: config.directory)
-        let appFile = try config.indexesFile.map { path -> IndexConfiguration in
+        let named = options.namedProject(configDirectory: config.directory)
+        let appBytes = try config.indexesFile.map { path -> [UInt8] in
             guard let data = FileManager.default.contents(atPath: path) else { throw ConfigError("\(path): cannot read the file") }
-            return try IndexesFile.decode([UInt8](data), fileName: path)
-        } ?? IndexConfiguration()
+            return [UInt8](data)
+        }
+        let appFile: IndexConfiguration
+        do {
+            appFile = try appBytes.map { bytes throws(IndexesFileError) in try IndexesFile.decode(bytes, fileName: config.indexesFile ?? "") }
+                ?? IndexConfiguration()
+        } catch {
+            throw ConfigError(error.description)
+        }
         let address = emulator ?? ProcessInfo.processInfo.environment["FIRESTORE_EMULATOR_HOST"]
             ?? "\(config.firestore.host):\(config.firestore.port)"
 
@@ -61,29 +73,35 @@ enum IndexesCommand {
             return 0
         case "suggest", "check":
             let reply: JSONValue
+            let path = named.map { "/emulator/v1/projects/\($0):missingIndexes" } ?? "/emulator/v1/missingIndexes"
             do {
-                reply = try await get(address, "/emulator/v1/projects/\(project):missingIndexes")
+                reply = try await get(address, path)
+            } catch let e as ConfigError {
+                throw ConfigError("indexes \(verb): Hearth at \(address): \(e.description)")
             } catch {
-                throw ConfigError("indexes \(verb): no Hearth answering at \(address) (\(error)); start one, or pass --emulator HOST:PORT")
+                throw ConfigError("indexes \(verb): no Hearth answering at \(address); start one, or pass --emulator HOST:PORT")
             }
             let missing = array(reply["missing"])
             if verb == "check" {
                 if missing.isEmpty {
-                    print("indexes: every query since start had the index production needs")
+                    print("indexes: every query since start had the index production needs\(named.map { " (project \($0))" } ?? "")")
                     return 0
                 }
                 HearthLog.error("indexes: \(missing.count) index(es) missing; production refuses these queries:")
                 for m in missing {
-                    HearthLog.error("  \(text(m["index"])) (\(text(m["queries"])) queries)")
+                    let n = text(m["queries"])
+                    HearthLog.error("  \(text(m["index"])) (project \(text(m["project"])), \(n) \(n == "1" ? "query" : "queries"))")
                 }
                 HearthLog.error("run `hearth indexes suggest --out firestore.indexes.json` to add them")
                 return 1
             }
             // The server's suggestion is its configuration plus the missing indexes; the app's
-            // file is merged in first so its own spelling of each index wins.
+            // file keeps everything it says and gains only what is missing.
             let suggested = try IndexesFile.decode(reply["suggested"]?.serialized() ?? Array("{}".utf8), fileName: "suggestion")
-            let merged = appFile.merging(suggested)
-            let text = IndexesFile.encode(merged)
+            // The suggestion's overrides first: they hold the settings the misses added.
+            let merged = suggested.merging(appFile)
+            let text = try appBytes.map { bytes throws(IndexesFileError) in try IndexesFile.amend(bytes, adding: merged) }
+                ?? IndexesFile.encode(merged)
             if let out {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: out))
                 HearthLog.info("indexes: wrote \(out) (\(merged.indexes.count) composite, \(merged.fieldOverrides.count) field overrides; \(missing.count) added)")

@@ -137,6 +137,11 @@ public struct StartOptions: Sendable {
 
     /// The project id: flag, `.firebaserc` default alias, `GCLOUD_PROJECT`, then `demo-project`.
     func resolvedProject(configDirectory: String) -> String {
+        namedProject(configDirectory: configDirectory) ?? "demo-project"
+    }
+
+    /// The project the user named (flag, `.firebaserc` default alias, `GCLOUD_PROJECT`), or nil.
+    func namedProject(configDirectory: String) -> String? {
         if let p = project { return p }
         let rc = URL(fileURLWithPath: configDirectory).appendingPathComponent(".firebaserc").path
         if let data = FileManager.default.contents(atPath: rc),
@@ -146,6 +151,6 @@ public struct StartOptions: Sendable {
             return d
         }
         if let env = ProcessInfo.processInfo.environment["GCLOUD_PROJECT"], !env.isEmpty { return env }
-        return "demo-project"
+        return nil
     }
 }

@@ -448,3 +448,46 @@ import Testing
         #expect(op["response"]?["state"] == .string("READY"))
     }
 }
+
+/// `IndexesFile.amend`: `hearth indexes suggest` adds to the app's file and changes nothing else.
+@Suite struct IndexesFileAmendTests {
+    static let app = """
+        {
+          "indexes": [
+            {"collectionGroup": "items", "queryScope": "COLLECTION", "density": "SPARSE_ALL", "apiScope": "ANY_API",
+             "fields": [{"fieldPath": "a", "order": "ASCENDING"}, {"fieldPath": "b", "order": "DESCENDING"}]},
+            {"collectionGroup": "docs", "queryScope": "COLLECTION",
+             "fields": [{"fieldPath": "embedding", "vectorConfig": {"dimension": 3, "flat": {}}}]}
+          ],
+          "fieldOverrides": [
+            {"collectionGroup": "items", "fieldPath": "t", "ttl": true, "indexes": []}
+          ],
+          "extra": {"kept": 1}
+        }
+        """
+
+    @Test func keepsUnknownMembersVectorIndexesAndOrderAndAddsOnlyWhatIsMissing() throws {
+        let current = try IndexesFile.decode(Self.app)
+        let added = CompositeIndex(
+            collectionGroup: "items", fields: [IndexField(FieldPath(["a"]), .ascending), IndexField(FieldPath(["c"]), .ascending)])
+        var wanted = current.adding(.composite(added))
+        wanted = wanted.adding(.singleField(collectionGroup: "items", fieldPath: FieldPath(["t"]), setting: .init(kind: .ascending)))
+        let text = try IndexesFile.amend(Array(Self.app.utf8), adding: wanted)
+        let out = try JSONValue.parse(text)
+        guard case .array(let indexes)? = out["indexes"], case .array(let overrides)? = out["fieldOverrides"] else {
+            Issue.record("no indexes / fieldOverrides in \(text)")
+            return
+        }
+        #expect(indexes.count == 3)
+        #expect(indexes[0]["density"] == .string("SPARSE_ALL"))
+        #expect(indexes[1]["fields"].map { $0.serializedString }?.contains("vectorConfig") == true)
+        #expect(indexes[2]["fields"] == IndexesFile.json(IndexesFile.listed(added))["fields"])
+        #expect(out["extra"] == .object(["kept": .integer(1)]))
+        #expect(overrides.count == 1)
+        #expect(overrides[0]["ttl"] == .bool(true))
+        #expect(overrides[0]["indexes"] == .array([.object(["order": .string("ASCENDING"), "queryScope": .string("COLLECTION")])]))
+        // Nothing wanted that the file lacks: the file comes back as it was (re-indented).
+        let same = try IndexesFile.amend(Array(Self.app.utf8), adding: current)
+        #expect(try JSONValue.parse(same) == (try JSONValue.parse(Self.app)))
+    }
+}

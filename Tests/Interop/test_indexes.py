@@ -223,6 +223,31 @@ def test_lenient_server_runs_the_query_and_check_fails(lenient):
     assert [("bucket", "ASCENDING"), ("j", "ASCENDING")] in fields
     assert [("bucket", "ASCENDING"), ("i", "DESCENDING")] in fields  # the app's own are kept
     assert "warning" in server.log_tail(200) and "(bucket ASC, j ASC, __name__ ASC)" in server.log_tail(200)
+    # Without a named project, check covers every project the server saw.
+    env_unscoped = {k: v for k, v in env.items() if k not in ("GCLOUD_PROJECT", "GOOGLE_CLOUD_PROJECT")}
+    unscoped = subprocess.run([str(_ensure_binary()), "indexes", "check", "--config", config],
+                              env=env_unscoped, capture_output=True, text=True, timeout=30)
+    assert unscoped.returncode == 1 and f"project {PROJECT}" in unscoped.stderr, unscoped.stderr
+    # Once the app's file holds the suggestion (hot reload), nothing is missing any more.
+    (workdir / "firestore.indexes.json").write_text(out.read_text())
+    deadline = time.monotonic() + 10
+    while True:
+        again = subprocess.run([str(_ensure_binary()), "indexes", "check", "--config", config, "--project", PROJECT],
+                               env=env, capture_output=True, text=True, timeout=30)
+        if again.returncode == 0:
+            break
+        assert time.monotonic() < deadline, again.stdout + again.stderr
+        time.sleep(0.2)
+
+
+def test_exec_puts_hearth_on_the_commands_path(tmp_path):
+    (tmp_path / "firebase.json").write_text(json.dumps({"emulators": {"firestore": {"port": _free_port()}}}))
+    result = subprocess.run(
+        [str(_ensure_binary()), "exec", "--config", str(tmp_path / "firebase.json"), "--project", "demo-exec-path",
+         "--", "sh", "-c", "hearth indexes check"],
+        capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "every query since start had the index production needs" in result.stdout
 
 
 def test_hot_reload_adds_an_index(strict):

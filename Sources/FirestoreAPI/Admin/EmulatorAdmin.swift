@@ -69,6 +69,13 @@ public struct EmulatorAdmin: Sendable {
             ])
             return .json(200, stats.serialized())
         }
+        if raw == "/emulator/v1/missingIndexes" {
+            switch request.method {
+            case "GET": return indexes.missing(project: nil)
+            case "DELETE": return indexes.clearMissing()
+            default: throw FirestoreError(.notFound, "No emulator method \(request.method) \(raw).")
+            }
+        }
         guard raw.hasPrefix("/emulator/v1/projects/") else {
             throw FirestoreError(.notFound, "No emulator method at \(raw).")
         }

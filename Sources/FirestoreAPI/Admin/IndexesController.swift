@@ -87,14 +87,25 @@ public final class IndexesController: Sendable {
 
     /// `GET /emulator/v1/projects/{p}:missingIndexes`: the indexes the queries since start
     /// needed and lacked, each with its query count, and the `firestore.indexes.json` that adds them.
-    public func missing(project: String) -> HTTPResponse {
-        let misses = engine.indexes.misses().filter { $0.project == project }
+    ///
+    /// Only indexes still missing count: one the configuration in force now provides (the
+    /// app added it, the file was reloaded) is left out. `project` nil: every project, and the
+    /// suggestion starts from the file's configuration.
+    public func missing(project: String?) -> HTTPResponse {
+        let misses = engine.indexes.misses().filter { miss in
+            (project == nil || miss.project == project) && !configuration(forProject: miss.project).provides(miss.index)
+        }
         // The configuration in force plus every missing index: what the app's file should say.
-        var suggestion = configuration(forProject: project)
+        var suggestion = project.map { configuration(forProject: $0) } ?? state.withLock { $0.file }
         for m in misses { suggestion = suggestion.adding(m.index) }
         let suggested = (try? JSONValue.parse(Array(IndexesFile.encode(suggestion).utf8))) ?? .object([])
         let body: JSONValue = .object([
-            "missing": .array(misses.map { .object(["index": .string($0.index.description), "queries": .integer(Int64($0.queries))]) }),
+            "missing": .array(
+                misses.map {
+                    .object([
+                        "index": .string($0.index.description), "project": .string($0.project), "queries": .integer(Int64($0.queries)),
+                    ])
+                }),
             "suggested": suggested,
         ])
         return .json(200, body.serialized())

@@ -63,4 +63,15 @@ extension IndexConfiguration {
         }
         return result
     }
+
+    /// True when this configuration has `missing`: the composite index (same keys), or the
+    /// single-field setting for that field. A missing index seen earlier is no longer missing
+    /// once the app defines it (`hearth indexes check` after `suggest`).
+    public func provides(_ missing: MissingIndex) -> Bool {
+        switch missing {
+        case .composite(let index): return indexes.contains(index)
+        case .singleField(let group, let field, let setting):
+            return singleFieldIndexes(collectionGroup: group, field: field).contains(setting)
+        }
+    }
 }
