@@ -88,6 +88,9 @@ public final class HearthApp: Sendable {
         } else {
             HearthLog.info("hearth: no Firestore rules file in firebase.json: every request is allowed (open rules)")
         }
+        if catalog.requireIndexes {
+            HearthLog.info("indexes: queries lacking the index production needs are refused (--require-indexes)")
+        }
         let indexes = IndexesController(engine: engine, log: { HearthLog.info($0) })
         self.indexes = indexes
         if let file = config.indexesFile {
