@@ -79,7 +79,8 @@ enum IndexesCommand {
             } catch let e as ConfigError {
                 throw ConfigError("indexes \(verb): Hearth at \(address): \(e.description)")
             } catch {
-                throw ConfigError("indexes \(verb): no Hearth answering at \(address); start one, or pass --emulator HOST:PORT")
+                throw ConfigError(
+                    "indexes \(verb): no Hearth answering at \(address) (\(describe(error))); start one, or pass --emulator HOST:PORT")
             }
             let missing = array(reply["missing"])
             if verb == "check" {
@@ -103,7 +104,11 @@ enum IndexesCommand {
             let text = try appBytes.map { bytes throws(IndexesFileError) in try IndexesFile.amend(bytes, adding: merged) }
                 ?? IndexesFile.encode(merged)
             if let out {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: out))
+                do {
+                    try Data(text.utf8).write(to: URL(fileURLWithPath: out))
+                } catch {
+                    throw ConfigError("indexes suggest: cannot write \(out) (\(describe(error)))")
+                }
                 HearthLog.info("indexes: wrote \(out) (\(merged.indexes.count) composite, \(merged.fieldOverrides.count) field overrides; \(missing.count) added)")
             } else {
                 FileHandle.standardOutput.write(Data(text.utf8))
@@ -140,13 +145,33 @@ enum IndexesCommand {
         return v
     }
 
-    /// GETs `path` from the server at `address` (`host:port`) as the owner.
+    /// How long a request to the running server may take: it answers these in milliseconds,
+    /// so a port that accepts and never answers must not hold a CI job for URLSession's 60 s.
+    static let requestTimeout: TimeInterval = 5
+
+    /// The reason of a Foundation error in one line (its localized description, which
+    /// Foundation on Linux keeps in `userInfo`), or the error as printed.
+    static func describe(_ error: Error) -> String {
+        let ns = error as NSError
+        if let text = ns.userInfo[NSLocalizedDescriptionKey] as? String { return text }
+        if ns.domain == NSURLErrorDomain, ns.code == NSURLErrorTimedOut { return "no answer within \(Int(requestTimeout)) s" }
+        if ns.domain == NSCocoaErrorDomain, let path = ns.userInfo[NSFilePathErrorKey] as? String { return "\(path): error \(ns.code)" }
+        return "\(error)"
+    }
+
+    /// GETs `path` from the server at `address` (`host:port`, an `http://` prefix tolerated) as the owner.
     static func get(_ address: String, _ path: String) async throws -> JSONValue {
-        guard let url = URL(string: "http://\(address)\(path)") else { throw ConfigError("bad address \(address)") }
-        var request = URLRequest(url: url)
+        let host = address.hasPrefix("http://") ? String(address.dropFirst("http://".count)) : address
+        guard let url = URL(string: "http://\(host)\(path)") else { throw ConfigError("bad address \(address)") }
+        var request = URLRequest(url: url, timeoutInterval: requestTimeout)
         request.setValue("Bearer owner", forHTTPHeaderField: "Authorization")
         request.setValue("close", forHTTPHeaderField: "Connection")
-        let (data, response) = try await URLSession.shared.data(for: request)
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = requestTimeout
+        configuration.timeoutIntervalForResource = requestTimeout
+        let session = URLSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
+        let (data, response) = try await session.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard status == 200 else { throw ConfigError("\(path) answered HTTP \(status)") }
         return try JSONValue.parse([UInt8](data))

@@ -45,7 +45,8 @@ class IndexedHearth(Hearth):
                   "firestore": {"indexes": "firestore.indexes.json"}}
         (self.workdir / "firebase.json").write_text(json.dumps(config))
         args = [hearth_binary(), "start", "--config", str(self.workdir / "firebase.json"),
-                "--firestore-port", str(self.port), "--project", PROJECT]
+                "--firestore-port", str(self.port), "--functions-port", "0", "--auth-port", "0", "--hub-port", "0",
+                "--project", PROJECT]
         args += ["--data", str(self.data)] if self.data else ["--in-memory"]
         args += self.extra_args
         log = open(self.log_path, "ab")
@@ -152,10 +153,13 @@ def start_refused(tmp_path: Path, content) -> str:
     """Starts Hearth on `content` as the indexes file; it must exit non-zero at once. Returns
     its output."""
     h = IndexedHearth(tmp_path, content)
-    with pytest.raises(RuntimeError) as e:
+    try:
         h.start(timeout=15)
-    assert h.proc.returncode not in (0, None) and h.proc.returncode > 0, h.log_tail()
-    return str(e.value)
+    except RuntimeError as e:
+        assert h.proc.returncode is not None and h.proc.returncode > 0, h.log_tail()
+        return str(e)
+    h.stop()
+    pytest.fail(f"Hearth started on a bad indexes file:\n{h.log_tail()}")
 
 
 @pytest.mark.parametrize("content, where", [
@@ -537,3 +541,72 @@ def test_kill_9_during_an_index_build_loses_no_acknowledged_write(tmp_path):
         assert stats["planSummary"]["indexesUsed"][0]["properties"] == "(a ASC, b DESC, __name__ DESC)", stats
     finally:
         h.stop()
+
+
+# -- 6. hearth indexes list|suggest|check -----------------------------------------------------
+
+def cli(cwd: Path, *args: str, timeout: float = 30) -> subprocess.CompletedProcess:
+    return subprocess.run([hearth_binary(), "indexes", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+def app_dir(tmp_path: Path, indexes) -> Path:
+    (tmp_path / "firebase.json").write_text(json.dumps({"firestore": {"indexes": "firestore.indexes.json"}}))
+    raw = indexes if isinstance(indexes, str) else json.dumps(indexes)
+    (tmp_path / "firestore.indexes.json").write_text(raw)
+    return tmp_path
+
+
+def test_cli_without_a_server(tmp_path):
+    """FIXED (message). `check`/`suggest` with nothing listening exit 2 with one readable
+    line; the message was a multi-line NSError dump (`Error Domain=NSURLErrorDomain
+    Code=-1004 "(null)"UserInfo={…}`). `list` still lists the file and exits 0."""
+    d = app_dir(tmp_path, {"indexes": [idx("c", ("a", "ASCENDING"), ("b", "DESCENDING"))]})
+    dead = f"127.0.0.1:{free_port()}"
+    for verb in ("check", "suggest"):
+        p = cli(d, verb, "--emulator", dead)
+        assert p.returncode == 2, p
+        assert f"no Hearth answering at {dead}" in p.stderr and "Error Domain" not in p.stderr, p.stderr
+        assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+    p = cli(d, "list", "--emulator", dead)
+    assert p.returncode == 0 and "c COLLECTION (a ASC, b DESC, __name__ DESC)" in p.stdout, p
+    p = cli(d, "frobnicate")
+    assert p.returncode == 2 and "expected list, suggest or check" in p.stderr, p
+
+
+def test_cli_does_not_hang_on_a_silent_port(tmp_path):
+    """FIXED. `--emulator` naming a port that accepts connections and never answers (a wrong
+    port, a stuck proxy) held `hearth indexes check` for URLSession's default 60 s; a CI job
+    now gets exit 2 within the request timeout (5 s)."""
+    d = app_dir(tmp_path, {"indexes": []})
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(8)
+        started = time.monotonic()
+        p = cli(d, "check", "--emulator", f"127.0.0.1:{s.getsockname()[1]}", timeout=60)
+        took = time.monotonic() - started
+    assert p.returncode == 2, p
+    assert took < 15, f"check took {took:.1f} s on a silent port"
+    assert "no answer within" in p.stderr, p.stderr
+
+
+def test_cli_broken_app_file_and_unwritable_out(tmp_path, admin_hearth):
+    """A broken app file is named with its position; `suggest --out` to a path that cannot be
+    written exits 2 naming it (FIXED: was exit 1 with a Foundation error dump)."""
+    emulator = ["--emulator", f"127.0.0.1:{admin_hearth.port}", "--project", PROJECT]
+    (tmp_path / "broken").mkdir()
+    d = app_dir(tmp_path / "broken", '{"indexes": [\n  {"collectionGroup": 7}]}')
+    for verb in ("list", "suggest", "check"):
+        p = cli(d, verb, *emulator)
+        assert p.returncode != 0, p
+        assert "firestore.indexes.json:2:23: indexes[0].collectionGroup must be a non-empty string" in p.stderr, p.stderr
+    (tmp_path / "ok").mkdir()
+    d = app_dir(tmp_path / "ok", {"indexes": []})
+    for out in ("/nonexistent-dir/x/firestore.indexes.json", str(tmp_path)):
+        p = cli(d, "suggest", *emulator, "--out", out)
+        assert p.returncode == 2, p
+        assert f"cannot write {out}" in p.stderr and "Error Domain" not in p.stderr, p.stderr
+    p = cli(d, "suggest", *emulator, "--out", str(tmp_path / "ok" / "suggested.json"))
+    assert p.returncode == 0, p
+    assert json.loads((tmp_path / "ok" / "suggested.json").read_text())["indexes"][0]["collectionGroup"] == "c"
