@@ -610,3 +610,203 @@ def test_cli_broken_app_file_and_unwritable_out(tmp_path, admin_hearth):
     p = cli(d, "suggest", *emulator, "--out", str(tmp_path / "ok" / "suggested.json"))
     assert p.returncode == 0, p
     assert json.loads((tmp_path / "ok" / "suggested.json").read_text())["indexes"][0]["collectionGroup"] == "c"
+
+
+def test_admin_create_and_delete_race_while_queries_run(tmp_path):
+    """Two threads create and delete the same composite through the Admin API as fast as they
+    can (each build over 1,500 documents on a SQLite file) while readers run the query it
+    serves and compare it with the single-field plan at the same readTime. Statuses are only
+    200 / 404 / 409, answers never differ, and the final listing matches the last word."""
+    h = IndexedHearth(tmp_path, {"indexes": []}, data=tmp_path / "race.sqlite")
+    h.start()
+    try:
+        commit_docs(h, "r", {f"d{i:04}": {"a": i % 5, "b": i % 97} for i in range(1500)})
+        body = {"fields": [{"fieldPath": "a", "order": "ASCENDING"}, {"fieldPath": "b", "order": "DESCENDING"}]}
+        stop = threading.Event()
+        statuses: list[int] = []
+        errors: list[str] = []
+        created = h.request("POST", f"{ADMIN}/r/indexes", body).json()["response"]["name"]
+        assert h.request("DELETE", "/v1/" + created).status == 200
+
+        def churn(create: bool) -> None:
+            for _ in range(25):
+                r = (h.request("POST", f"{ADMIN}/r/indexes", body, timeout=30) if create
+                     else h.request("DELETE", "/v1/" + created, timeout=30))
+                statuses.append(r.status)
+                if r.status not in (200, 404, 409):
+                    errors.append(repr(r))
+
+        def read() -> None:
+            n = 0
+            while not stop.is_set():
+                a = n % 5
+                n += 1
+                got, rt = names_at(h, query("r", field_filter("a", "EQUAL", a), order=[("b", "DESCENDING")], limit=40))
+                plain, _ = names_at(h, query("r", field_filter("a", "EQUAL", a)), rt)
+                want = sorted(plain, key=lambda k: (int(k[1:]) % 97, k), reverse=True)[:40]
+                if got != want:
+                    errors.append(f"a == {a} at {rt}: {got[:5]} != {want[:5]}")
+                    return
+
+        readers = [threading.Thread(target=read) for _ in range(2)]
+        churners = [threading.Thread(target=churn, args=(c,)) for c in (True, False)]
+        for t in readers + churners:
+            t.start()
+        for t in churners:
+            t.join(timeout=60)
+        stop.set()
+        for t in readers:
+            t.join(timeout=30)
+        assert not errors, errors[:3]
+        assert statuses.count(200) >= 2, statuses
+        listed = h.request("GET", f"{ADMIN}/r/indexes").json().get("indexes", [])
+        exists = h.request("GET", "/v1/" + created).status
+        assert (exists == 200) == (len(listed) == 1), (exists, listed)
+    finally:
+        h.stop()
+
+
+# -- 3./4. explain through the Python client; Listen under --require-indexes ------------------
+
+def test_explain_through_the_python_client(tmp_path):
+    """`query.get(explain_options=…)` and aggregations' explain in every shape the brief
+    names: transaction, readTime, collection group, OR, count/sum/avg, analyze on and off."""
+    import datetime
+
+    from google.auth.credentials import AnonymousCredentials
+    from google.cloud import firestore
+    from google.cloud.firestore_v1.base_query import FieldFilter, Or
+    from google.cloud.firestore_v1.query_profile import ExplainOptions
+
+    h = IndexedHearth(tmp_path, {
+        "indexes": [idx("c", ("a", "ASCENDING"), ("b", "DESCENDING")),
+                    idx("c", ("a", "ASCENDING"), ("b", "DESCENDING"), scope="COLLECTION_GROUP")],
+        "fieldOverrides": [{"collectionGroup": "c", "fieldPath": "a", "indexes": [
+            {"order": "ASCENDING", "queryScope": "COLLECTION"}, {"order": "ASCENDING", "queryScope": "COLLECTION_GROUP"}]}],
+    }, data=tmp_path / "explain.sqlite", extra_args=["--require-indexes"])
+    h.start()
+    saved = os.environ.get("FIRESTORE_EMULATOR_HOST")
+    os.environ["FIRESTORE_EMULATOR_HOST"] = f"127.0.0.1:{h.port}"
+    try:
+        db = firestore.Client(project=PROJECT, credentials=AnonymousCredentials())
+    finally:
+        if saved is None:
+            os.environ.pop("FIRESTORE_EMULATOR_HOST", None)
+        else:
+            os.environ["FIRESTORE_EMULATOR_HOST"] = saved
+    try:
+        batch = db.batch()
+        for i in range(10):
+            batch.set(db.collection("c").document(f"d{i}"), {"a": i % 3, "b": i})
+            batch.set(db.collection("p").document("x").collection("c").document(f"s{i}"), {"a": i % 3, "b": i})
+        batch.commit()
+        composite = [{"query_scope": "Collection", "properties": "(a ASC, b DESC, __name__ DESC)"}]
+        q = db.collection("c").where(filter=FieldFilter("a", "==", 1)).order_by("b", direction="DESCENDING")
+        plan = q.get(explain_options=ExplainOptions(analyze=False))
+        assert list(plan) == [] and plan.get_explain_metrics().plan_summary.indexes_used == composite
+        ran = q.get(explain_options=ExplainOptions(analyze=True))
+        assert [d.id for d in ran] == ["d7", "d4", "d1"]
+        assert ran.get_explain_metrics().execution_stats.results_returned == 3
+
+        cg = db.collection_group("c").where(filter=FieldFilter("a", "==", 1)).order_by("b", direction="DESCENDING")
+        res = cg.get(explain_options=ExplainOptions(analyze=True))
+        assert [d.id for d in res] == ["s7", "d7", "s4", "d4", "s1", "d1"]
+        assert res.get_explain_metrics().plan_summary.indexes_used == [
+            {"query_scope": "Collection Group", "properties": "(a ASC, b DESC, __name__ DESC)"}]
+
+        orq = db.collection("c").where(filter=Or([FieldFilter("a", "==", 1), FieldFilter("b", "==", 2)]))
+        res = orq.get(explain_options=ExplainOptions(analyze=True))
+        assert sorted(d.id for d in res) == ["d1", "d2", "d4", "d7"]
+        assert len(res.get_explain_metrics().plan_summary.indexes_used) == 2
+
+        eq = db.collection("c").where(filter=FieldFilter("a", "==", 1))
+        for agg, want in ((q.count(), 3), (eq.sum("b"), 12), (eq.avg("b"), 4.0)):
+            res = agg.get(explain_options=ExplainOptions(analyze=True))
+            assert [r[0].value for r in res] == [want]
+            assert res.get_explain_metrics().execution_stats.debug_stats["index_entries_scanned"] == "3"
+            planned = agg.get(explain_options=ExplainOptions(analyze=False))
+            assert list(planned) == [] and planned.get_explain_metrics().plan_summary.indexes_used
+
+        @firestore.transactional
+        def in_transaction(tx):
+            res = q.get(transaction=tx, explain_options=ExplainOptions(analyze=True))
+            return [d.id for d in res], res.get_explain_metrics().plan_summary.indexes_used
+
+        assert in_transaction(db.transaction()) == (["d7", "d4", "d1"], composite)
+
+        before = datetime.datetime.now(datetime.timezone.utc)
+        time.sleep(0.01)
+        db.collection("c").document("d4").delete()
+        res = q.get(read_time=before, explain_options=ExplainOptions(analyze=True))
+        assert [d.id for d in res] == ["d7", "d4", "d1"]
+        assert [d.id for d in q.get()] == ["d7", "d1"]
+
+        # Refused under --require-indexes, explained or not: FAILED_PRECONDITION, not a crash.
+        from google.api_core import exceptions
+        unserved = db.collection("c").where(filter=FieldFilter("a", "==", 1)).order_by("b")
+        for analyze in (False, True):
+            with pytest.raises(exceptions.FailedPrecondition):
+                unserved.get(explain_options=ExplainOptions(analyze=analyze))
+    finally:
+        db.close()
+        h.stop()
+
+
+def test_listen_target_lacking_an_index_is_removed_and_the_stream_lives(tmp_path):
+    """Under --require-indexes a Listen target production would refuse is removed with
+    cause FAILED_PRECONDITION (9); a served target on the same stream still gets its
+    documents, CURRENT, and later changes; re-adding the refused target is refused again."""
+    import queue
+
+    import grpc
+    from google.cloud.firestore_v1.services.firestore import FirestoreClient
+    from google.cloud.firestore_v1.services.firestore.transports import FirestoreGrpcTransport
+    from google.cloud.firestore_v1.types import firestore as fs
+
+    h = IndexedHearth(tmp_path, {"indexes": [idx("c", ("a", "ASCENDING"), ("b", "DESCENDING"))]},
+                      extra_args=["--require-indexes"])
+    h.start()
+    channel = grpc.insecure_channel(f"127.0.0.1:{h.port}")
+    try:
+        commit_docs(h, "c", {f"d{i}": {"a": i % 3, "b": i} for i in range(10)})
+        client = FirestoreClient(transport=FirestoreGrpcTransport(channel=channel))
+
+        def target(tid: int, direction: str):
+            sq = {"from_": [{"collection_id": "c"}],
+                  "where": {"field_filter": {"field": {"field_path": "a"}, "op": "EQUAL", "value": {"integer_value": 1}}},
+                  "order_by": [{"field": {"field_path": "b"}, "direction": direction}]}
+            return fs.ListenRequest(database=DB, add_target={"target_id": tid, "query": {"parent": DOCS, "structured_query": sq}})
+
+        requests: queue.Queue = queue.Queue()
+        requests.put(target(1, "ASCENDING"))
+        requests.put(target(2, "DESCENDING"))
+
+        def gen():
+            while (r := requests.get()) is not None:
+                yield r
+
+        stream = client.listen(gen(), metadata=[("google-cloud-resource-prefix", DB)], timeout=20)
+        removed, docs, phase = [], [], 0
+        for resp in stream:
+            kind = resp._pb.WhichOneof("response_type")
+            if kind == "target_change":
+                tc = resp.target_change
+                if tc.target_change_type == fs.TargetChange.TargetChangeType.REMOVE:
+                    removed.append((list(tc.target_ids), tc.cause.code, tc.cause.message))
+                    if phase == 2:
+                        break
+                if tc.target_change_type == fs.TargetChange.TargetChangeType.CURRENT and phase == 0:
+                    phase = 1
+                    commit_docs(h, "c", {"late": {"a": 1, "b": 99}})
+            elif kind == "document_change":
+                docs.append(resp.document_change.document.name.rsplit("/", 1)[1])
+                if phase == 1 and docs[-1] == "late":
+                    phase = 2
+                    requests.put(target(1, "ASCENDING"))
+        requests.put(None)
+        assert [r[:2] for r in removed] == [([1], 9), ([1], 9)], removed
+        assert "The query requires an index" in removed[0][2]
+        assert docs == ["d7", "d4", "d1", "late"], docs
+    finally:
+        channel.close()
+        h.stop()
