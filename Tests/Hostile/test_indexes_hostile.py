@@ -894,3 +894,121 @@ def test_grpc_repeated_explain_options_merge(grpc_hearth):
     _, channel = grpc_hearth
     out = raw_run_query(channel, b"\x52\x02\x08\x01\x52\x00")
     assert isinstance(out, list) and analyzed(out) is True, out
+
+
+def test_composites_answer_what_single_field_plans_answer(tmp_path):
+    """Differential: the same mixed-type documents (nulls, NaN, -0.0, infinities, maps,
+    arrays, missing fields, a field named `x.y` beside a map `x`) in two Hearths on SQLite
+    files, one with eight composites (one collection-group, one of three fields), one with
+    none, after a restart of the first (definitions read back from the file). 250 seeded
+    random queries (equality, `in`, ranges, `!=`, array-contains(-any), OR, cursors, limit,
+    offset) must answer the same documents in the same order, or the same error."""
+    import math
+    import random
+    rng = random.Random(13)
+    composites = {"indexes": [
+        idx("m", ("a", "ASCENDING"), ("b", "DESCENDING")), idx("m", ("a", "ASCENDING"), ("b", "ASCENDING")),
+        idx("m", ("t", "CONTAINS"), ("b", "ASCENDING")), idx("m", ("t", "CONTAINS"), ("a", "ASCENDING"), ("b", "DESCENDING")),
+        idx("m", ("`x.y`", "ASCENDING"), ("b", "DESCENDING")), idx("m", ("x.y", "ASCENDING"), ("b", "DESCENDING")),
+        idx("m", ("a", "DESCENDING"), ("b", "DESCENDING"), ("c", "ASCENDING")),
+        idx("m", ("a", "ASCENDING"), ("b", "DESCENDING"), scope="COLLECTION_GROUP")]}
+    (tmp_path / "with").mkdir()
+    (tmp_path / "without").mkdir()
+    A = IndexedHearth(tmp_path / "with", composites, data=tmp_path / "with.sqlite")
+    B = IndexedHearth(tmp_path / "without", {"indexes": []}, data=tmp_path / "without.sqlite")
+
+    def enc(v):
+        if isinstance(v, float):
+            return {"doubleValue": "NaN" if math.isnan(v) else "Infinity" if math.isinf(v) else v}
+        if isinstance(v, list):
+            return {"arrayValue": {"values": [enc(x) for x in v]}}
+        if isinstance(v, dict):
+            return {"mapValue": {"fields": {k: enc(x) for k, x in v.items()}}}
+        return value(v)
+
+    pool = [None, True, False, 0, 1, -1, 2, 1.5, float("nan"), float("inf"), -0.0, "", "a", "é", [1], [1, 2], [], {"k": 1}, {}]
+    docs = {}
+    for i in range(250):
+        f = {name: enc(rng.choice(pool)) for name in ("a", "b", "c") if rng.random() < 0.9}
+        if rng.random() < 0.8:
+            f["t"] = enc(rng.sample([0, 1, 2, 3, "x", None, 1.0], rng.randint(0, 3)))
+        if rng.random() < 0.5:
+            f["x"] = enc({"y": rng.choice([0, 1, 2])})
+        if rng.random() < 0.5:
+            f["x.y"] = enc(rng.choice([0, 1, 2]))
+        docs[f"k{i:03}"] = f
+    writes = [{"update": {"name": f"{DOCS}/m/{k}", "fields": f}} for k, f in docs.items()]
+    writes += [{"update": {"name": f"{DOCS}/p/q/m/{k}", "fields": f}} for k, f in list(docs.items())[:40]]
+    try:
+        for h in (A, B):
+            h.start()
+            for i in range(0, len(writes), 400):
+                assert h.request("POST", f"/v1/{DB}/documents:commit", {"writes": writes[i:i + 400]}).status == 200
+        assert run_query(A, query("m", limit=1))[0].status == 200
+        A.stop()
+        A.start()
+
+        def ff(p, op, v):
+            return {"fieldFilter": {"field": {"fieldPath": p}, "op": op, "value": enc(v)}}
+
+        def OR(*fs):
+            return {"compositeFilter": {"op": "OR", "filters": list(fs)}}
+
+        def AND(*fs):
+            return {"compositeFilter": {"op": "AND", "filters": list(fs)}}
+
+        scalars = [None, True, 0, 1, 2, 1.5, "", "a", -0.0, float("inf")]
+        differences = []
+        for _ in range(250):
+            a, b, d = rng.choice(scalars), rng.choice(scalars), rng.choice(["ASCENDING", "DESCENDING"])
+            shape = rng.randint(0, 10)
+            frm = [{"collectionId": "m"}]
+            order = [("b", d)]
+            if shape == 0:
+                where = ff("a", "EQUAL", a)
+            elif shape == 1:
+                where = AND(ff("a", "EQUAL", a), ff("b", rng.choice(["LESS_THAN", "GREATER_THAN_OR_EQUAL", "NOT_EQUAL"]), b))
+            elif shape == 2:
+                where = ff("a", "IN", rng.sample(scalars, 3))
+            elif shape == 3:
+                where, order = ff("t", "ARRAY_CONTAINS", rng.choice([0, 1, "x", None, 1.0])), [("b", "ASCENDING")]
+            elif shape == 4:
+                where = AND(ff("t", "ARRAY_CONTAINS_ANY", rng.sample([0, 1, 2, "x", None], 2)), ff("a", "EQUAL", a))
+                order = [("b", "DESCENDING")]
+            elif shape == 5:
+                where, order = ff(rng.choice(["`x.y`", "x.y"]), "EQUAL", rng.choice([0, 1, 2])), [("b", "DESCENDING")]
+            elif shape == 6:
+                where, order = ff("a", "EQUAL", a), [("b", "DESCENDING"), ("c", "ASCENDING")]
+            elif shape == 7:
+                where, order = ff("a", "EQUAL", a), [("b", "DESCENDING")]
+                frm = [{"collectionId": "m", "allDescendants": True}]
+            elif shape == 8:
+                where = OR(ff("a", "EQUAL", a), ff("a", "EQUAL", b))
+            elif shape == 9:
+                where = OR(AND(ff("a", "EQUAL", a), ff("b", "GREATER_THAN", b)), ff("t", "ARRAY_CONTAINS", 1))
+            else:
+                where = AND(ff("a", "IN", rng.sample(scalars, 2)), OR(ff("c", "EQUAL", a), ff("c", "EQUAL", b)))
+                order = [("b", "DESCENDING"), ("c", "ASCENDING")]
+            q = {"from": frm, "where": where, "orderBy": [{"field": {"fieldPath": p}, "direction": o} for p, o in order]}
+            if rng.random() < 0.3:
+                q["limit"] = rng.randint(1, 5)
+            if rng.random() < 0.2:
+                q["offset"] = rng.randint(1, 3)
+            if rng.random() < 0.3:
+                q["startAt"] = {"values": [enc(rng.choice(scalars))], "before": rng.random() < 0.5}
+            if rng.random() < 0.2:
+                q["endAt"] = {"values": [enc(rng.choice(scalars))], "before": rng.random() < 0.5}
+            answers = []
+            for h in (A, B):
+                r = h.request("POST", f"/v1/{DOCS}:runQuery", {"structuredQuery": q})
+                answers.append((r.status, [e["document"]["name"] for e in r.json() if "document" in e]
+                                if r.status == 200 else r.json()["error"]["message"]))
+            if answers[0] != answers[1]:
+                differences.append((json.dumps(q)[:300], answers[0], answers[1]))
+        assert not differences, differences[:3]
+        # Not vacuous: the first Hearth's plans read the composites.
+        assert A.log_tail(1 << 24).count("plan composite") >= 100, A.log_tail(2000)
+        assert "plan composite" not in B.log_tail(1 << 24)
+    finally:
+        A.stop()
+        B.stop()
