@@ -4,8 +4,10 @@ reload), the Admin API's index endpoints with bad paths and bodies, malformed `e
 readers on a SQLite file. Every refusal must be a Firestore-shaped error; no query may hang,
 crash, or answer different documents with and without a composite index.
 
-Facts: docs/reference/indexes.md (§3 which query needs which index, §5 the error, §6 the file,
-§7 the Admin API, §8 explain); docs/reference/firestore-wire.md §1.8 (errors), §1.12 (explain).
+Facts: docs/reference/indexes.md §3 (which query needs which index), docs/reference/indexes.md
+§5 (the error), docs/reference/indexes.md §6 (the file), docs/reference/indexes.md §7 (the Admin
+API), docs/reference/indexes.md §8 (explain); docs/reference/firestore-wire.md §1.8 (errors),
+docs/reference/firestore-wire.md §1.12 (explain).
 """
 
 from __future__ import annotations
