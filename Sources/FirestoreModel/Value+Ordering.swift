@@ -128,6 +128,21 @@ func compareNumbers(int a: Int64, double b: Double) -> Ordering {
 
 /// Strings by their UTF-8 bytes (not UTF-16 units, not Unicode collation).
 public func compareUTF8(_ a: String, _ b: String) -> Ordering {
+    // Native strings are contiguous UTF-8: compare the buffers (field names, map keys and
+    // string values are compared on every sort and filter).
+    if let ordering = a.utf8.withContiguousStorageIfAvailable({ x in
+        b.utf8.withContiguousStorageIfAvailable { y -> Ordering in
+            let n = min(x.count, y.count)
+            var i = 0
+            while i < n {
+                if x[i] != y[i] { return x[i] < y[i] ? .less : .greater }
+                i += 1
+            }
+            return x.count == y.count ? .equal : (x.count < y.count ? .less : .greater)
+        }
+    }), let ordering {
+        return ordering
+    }
     var ai = a.utf8.makeIterator()
     var bi = b.utf8.makeIterator()
     while true {
