@@ -9,7 +9,8 @@ extension JSONValue {
     /// - Complexity: O(size of the output).
     public func serialized() -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(64)
+        // A fragment knows its size; anything else starts at a page, past most answers' growth.
+        if case .fragment(let text) = self { out.reserveCapacity(text.count) } else { out.reserveCapacity(4096) }
         write(into: &out)
         return out
     }

@@ -108,6 +108,7 @@ extension RESTCodec {
     public static func encodeDocument(_ document: Document, database: DatabaseID) -> JSONValue {
         // Written straight to JSON text (`JSONValue.fragment`): the hot path of every read.
         var out: [UInt8] = []
+        out.reserveCapacity(1024)
         out.append(contentsOf: #"{"name":"#.utf8)
         JSONValue.writeString(database.resourceName(document.path), into: &out)
         if !document.fields.isEmpty {
