@@ -57,15 +57,23 @@ class Hearth:
         self.starts = 0
 
     # -- lifecycle -------------------------------------------------------------------------
-    def start(self, timeout: float = 30.0) -> None:
-        self.port = free_port()
+    def firebase_config(self) -> dict:
+        """The `firebase.json` of the next start (on `self.port`); writes the rules file."""
         config = {"emulators": {"firestore": {"host": "127.0.0.1", "port": self.port}}}
         if self.rules is not None:
             (self.workdir / "firestore.rules").write_text(self.rules)
             config["firestore"] = {"rules": "firestore.rules"}
-        (self.workdir / "firebase.json").write_text(json.dumps(config))
+        return config
+
+    def start_flags(self) -> list[str]:
+        """Flags of `hearth start` besides the config, port, project and data."""
+        return ["--quiet"]
+
+    def start(self, timeout: float = 30.0) -> None:
+        self.port = free_port()
+        (self.workdir / "firebase.json").write_text(json.dumps(self.firebase_config()))
         args = [hearth_binary(), "start", "--config", str(self.workdir / "firebase.json"),
-                "--firestore-port", str(self.port), "--project", PROJECT, "--quiet"]
+                "--firestore-port", str(self.port), "--project", PROJECT, *self.start_flags()]
         args += ["--data", str(self.data)] if self.data else ["--in-memory"]
         args += self.extra_args
         log = open(self.log_path, "ab")

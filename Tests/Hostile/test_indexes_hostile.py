@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import threading
 import time
@@ -41,31 +40,13 @@ class IndexedHearth(Hearth):
         (tmp.write_bytes if isinstance(raw, bytes) else tmp.write_text)(raw)
         os.replace(tmp, self.indexes_path)  # atomic: the watcher never reads half a file
 
-    def start(self, timeout: float = 30.0) -> None:
-        self.port = free_port()
-        config = {"emulators": {"firestore": {"host": "127.0.0.1", "port": self.port}},
-                  "firestore": {"indexes": "firestore.indexes.json"}}
-        (self.workdir / "firebase.json").write_text(json.dumps(config))
-        args = [hearth_binary(), "start", "--config", str(self.workdir / "firebase.json"),
-                "--firestore-port", str(self.port), "--functions-port", "0", "--auth-port", "0", "--hub-port", "0",
-                "--project", PROJECT]
-        args += ["--data", str(self.data)] if self.data else ["--in-memory"]
-        args += self.extra_args
-        log = open(self.log_path, "ab")
-        log.write(f"--- start #{self.starts} on port {self.port}\n".encode())
-        log.flush()
-        self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                     cwd=self.workdir)
-        log.close()
-        self.starts += 1
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"hearth exited with {self.proc.returncode} at start:\n{self.log_tail()}")
-            if self.root_ok(timeout=1.0):
-                return
-            time.sleep(0.05)
-        raise RuntimeError(f"hearth did not answer GET / within {timeout}s:\n{self.log_tail()}")
+    def firebase_config(self) -> dict:
+        return {**super().firebase_config(), "firestore": {"indexes": "firestore.indexes.json"}}
+
+    def start_flags(self) -> list[str]:
+        # The request log stays on: tests wait for its index lines. Every other emulator on an
+        # ephemeral port, so several of these Hearths can run at once.
+        return ["--functions-port", "0", "--auth-port", "0", "--hub-port", "0"]
 
     def wait_log(self, needle: str, after: int, timeout: float = 5.0) -> str:
         """Waits until the log, past byte `after`, contains `needle`; returns that part."""

@@ -163,14 +163,9 @@ extension SQLiteSnapshot {
                       AND d.db = ?7 AND d.path = e.path
                     ORDER BY e.value \(dir), e.path \(dir)
                     """
-                let select = try connection.prepare(sql)
-                defer { select.reset() }
-                try select.bind(id, at: 1)
-                try select.bind(index.entryParent(collectionKey), at: 2)
-                try Self.bind(range, select, 3, 4)
-                if let subtree { try Self.bind(subtree, select, 5, 6) }
-                try select.bind(db, at: 7)
-                try pump(select, into: &stream)
+                try scanEntries(
+                    sql, index: id, parent: index.entryParent(collectionKey), range: range, subtree: subtree, db: db,
+                    connection, into: &stream)
             }
 
         case .composite(let index, let ranges, let direction):
@@ -187,16 +182,28 @@ extension SQLiteSnapshot {
                       AND d.db = ?7 AND d.path = e.path
                     ORDER BY e.key \(dir)
                     """
-                let select = try connection.prepare(sql)
-                defer { select.reset() }
-                try select.bind(id, at: 1)
-                try select.bind(index.entryParent(collectionKey), at: 2)
-                try Self.bind(range, select, 3, 4)
-                if let subtree { try Self.bind(subtree, select, 5, 6) }
-                try select.bind(db, at: 7)
-                try pump(select, into: &stream)
+                try scanEntries(
+                    sql, index: id, parent: index.entryParent(collectionKey), range: range, subtree: subtree, db: db,
+                    connection, into: &stream)
             }
         }
+    }
+
+    /// Runs an entry scan `sql` (single-field or composite: `?1` index id, `?2` parent,
+    /// `?3`/`?4` the key range, `?5`/`?6` the subtree of a collection group under a document,
+    /// `?7` the database) and feeds its rows to `stream`.
+    private func scanEntries(
+        _ sql: String, index id: Int64, parent: [UInt8], range: KeyRange, subtree: KeyRange?, db: Int64,
+        _ connection: SQLiteConnection, into stream: inout CandidateStream
+    ) throws {
+        let select = try connection.prepare(sql)
+        defer { select.reset() }
+        try select.bind(id, at: 1)
+        try select.bind(parent, at: 2)
+        try Self.bind(range, select, 3, 4)
+        if let subtree { try Self.bind(subtree, select, 5, 6) }
+        try select.bind(db, at: 7)
+        try pump(select, into: &stream)
     }
 
     /// Feeds rows (stop key in column 0, document columns from 1) to `stream` until it stops.

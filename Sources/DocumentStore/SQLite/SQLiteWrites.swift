@@ -73,12 +73,13 @@ struct SQLiteWrites {
         for (id, index) in built {
             try Self.insertEntries(
                 index.entryKeys(for: document.fields.value(at: index.field)), index: id, parent: index.entryParent(parentKey), path: pathKey,
-                connection: connection)
+                with: Self.insertEntry, connection: connection)
         }
         for (id, index) in composite {
             let keys = (newKeys[id] ?? []).subtracting(oldKeys[id] ?? [])
-            try Self.insertCompositeEntries(
-                keys.sorted(by: bytesLess), index: id, parent: index.entryParent(parentKey), path: pathKey, connection: connection)
+            try Self.insertEntries(
+                keys.sorted(by: bytesLess), index: id, parent: index.entryParent(parentKey), path: pathKey,
+                with: Self.insertCompositeEntry, connection: connection)
         }
     }
 
@@ -150,18 +151,25 @@ struct SQLiteWrites {
         return oldComposite
     }
 
+    /// Single-field entries: `(index_id, parent, value, path)`.
+    static let insertEntry = "INSERT OR IGNORE INTO index_entries(index_id, parent, value, path) VALUES(?1, ?2, ?3, ?4)"
+    /// Composite entries: `(index_id, parent, key, path)`.
+    static let insertCompositeEntry =
+        "INSERT OR IGNORE INTO composite_entries(index_id, parent, key, path) VALUES(?1, ?2, ?3, ?4)"
+
+    /// Inserts one entry per key with `insert` (`insertEntry` or `insertCompositeEntry`).
     private static func insertEntries(
-        _ keys: [[UInt8]], index id: Int64, parent: [UInt8], path: [UInt8], connection: SQLiteConnection
+        _ keys: [[UInt8]], index id: Int64, parent: [UInt8], path: [UInt8], with insert: String,
+        connection: SQLiteConnection
     ) throws {
         guard !keys.isEmpty else { return }
-        let insert = try connection.prepare(
-            "INSERT OR IGNORE INTO index_entries(index_id, parent, value, path) VALUES(?1, ?2, ?3, ?4)")
+        let statement = try connection.prepare(insert)
         for key in keys {
-            try insert.bind(id, at: 1)
-            try insert.bind(parent, at: 2)
-            try insert.bind(key, at: 3)
-            try insert.bind(path, at: 4)
-            try insert.run()
+            try statement.bind(id, at: 1)
+            try statement.bind(parent, at: 2)
+            try statement.bind(key, at: 3)
+            try statement.bind(path, at: 4)
+            try statement.run()
         }
     }
 
@@ -188,25 +196,11 @@ struct SQLiteWrites {
             let keys = index.entryKeys(for: try FieldsCodec.value(at: index.field, in: scan.blob(at: 2)))
             try insertEntries(
                 keys, index: id, parent: index.entryParent(scan.bytes(at: 1)), path: scan.bytes(at: 0),
-                connection: connection)
+                with: insertEntry, connection: connection)
         }
         return id
     }
 
-    private static func insertCompositeEntries(
-        _ keys: [[UInt8]], index id: Int64, parent: [UInt8], path: [UInt8], connection: SQLiteConnection
-    ) throws {
-        guard !keys.isEmpty else { return }
-        let insert = try connection.prepare(
-            "INSERT OR IGNORE INTO composite_entries(index_id, parent, key, path) VALUES(?1, ?2, ?3, ?4)")
-        for key in keys {
-            try insert.bind(id, at: 1)
-            try insert.bind(parent, at: 2)
-            try insert.bind(key, at: 3)
-            try insert.bind(path, at: 4)
-            try insert.run()
-        }
-    }
 
     /// Entries a composite index build sorts and inserts at a time.
     static let buildBatchSize = 200_000
@@ -233,8 +227,7 @@ struct SQLiteWrites {
         var batch: [(parent: [UInt8], key: [UInt8], path: [UInt8])] = []
         func flush() throws {
             batch.sort { $0.parent != $1.parent ? bytesLess($0.parent, $1.parent) : bytesLess($0.key, $1.key) }
-            let insert = try connection.prepare(
-                "INSERT OR IGNORE INTO composite_entries(index_id, parent, key, path) VALUES(?1, ?2, ?3, ?4)")
+            let insert = try connection.prepare(insertCompositeEntry)
             for entry in batch {
                 try insert.bind(id, at: 1)
                 try insert.bind(entry.parent, at: 2)
