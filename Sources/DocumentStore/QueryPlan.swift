@@ -161,15 +161,20 @@ struct KeyRange: Sendable, Equatable, CustomStringConvertible {
 
     /// `[10 20, 30)` with keys in hex; `(-∞` / `+∞)` for open ends.
     var description: String {
-        func hex(_ k: [UInt8]) -> String { k.map { String($0, radix: 16).leftPadded(2) }.joined() }
+        // Every query's statistics carry its plan text: two digits per byte, one string.
+        func hex(_ k: [UInt8]) -> String {
+            let digits = Array("0123456789abcdef".utf8)
+            var out: [UInt8] = []
+            out.reserveCapacity(k.count * 2)
+            for byte in k {
+                out.append(digits[Int(byte >> 4)])
+                out.append(digits[Int(byte & 0xF)])
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
         let lo = lower.map { ($0.inclusive ? "[" : "(") + hex($0.key) } ?? "(-∞"
         let hi = upper.map { hex($0.key) + ($0.inclusive ? "]" : ")") } ?? "+∞)"
         return lo + ", " + hi
     }
 }
 
-extension String {
-    fileprivate func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
-}

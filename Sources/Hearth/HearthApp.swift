@@ -99,9 +99,11 @@ public final class HearthApp: Sendable {
         }
         self.watchers = watchers
         let requestLog = Self.requestLog("firestore", quiet: options.quiet)
+        // `--quiet`: no EXPLAIN line is even formatted.
+        let queryLog: (@Sendable (String) -> Void)? = options.quiet ? nil : requestLog
         let handler = FirestorePortHandler(
-            rest: FirestoreRESTService(engine: engine, queryLog: requestLog), admin: EmulatorAdmin(engine: engine, rules: rules, indexes: indexes))
-        let grpc = FirestoreGRPCService(engine: engine, log: requestLog)
+            rest: FirestoreRESTService(engine: engine, queryLog: queryLog), admin: EmulatorAdmin(engine: engine, rules: rules, indexes: indexes))
+        let grpc = FirestoreGRPCService(engine: engine, log: requestLog, queryLog: queryLog)
         firestoreServer = HTTPServer(
             configuration: HTTPServerConfiguration.googleShaped(host: config.firestore.host, port: config.firestore.port),
             handler: handler,

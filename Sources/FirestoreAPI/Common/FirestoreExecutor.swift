@@ -13,11 +13,11 @@ public struct FirestoreExecutor: Sendable {
     /// The engine every request runs on.
     public let engine: FirestoreEngine
     /// Receives one line per query run: the plan the store chose and what it scanned
-    /// (`EXPLAIN` in the request log).
-    public let queryLog: @Sendable (String) -> Void
+    /// (`EXPLAIN` in the request log); nil writes no line (and formats none).
+    public let queryLog: (@Sendable (String) -> Void)?
 
     /// Creates an executor.
-    public init(engine: FirestoreEngine, queryLog: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(engine: FirestoreEngine, queryLog: (@Sendable (String) -> Void)? = nil) {
         self.engine = engine
         self.queryLog = queryLog
     }
@@ -205,6 +205,7 @@ public struct FirestoreExecutor: Sendable {
     private func logQuery(
         _ target: QueryTarget, database: DatabaseID, statistics: QueryStatistics, returned: Int, elapsed: Duration
     ) {
+        guard let queryLog else { return }
         let used = statistics.indexesUsed.map(\.properties).joined(separator: " + ")
         let ms = ((elapsed / .milliseconds(1)) * 100).rounded() / 100
         queryLog(

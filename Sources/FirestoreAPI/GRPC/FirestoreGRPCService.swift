@@ -16,9 +16,12 @@ public struct FirestoreGRPCService: Sendable {
     /// Receives one line per finished call (`"/google.firestore.v1.Firestore/Commit" 0 1.2ms`).
     let log: @Sendable (String) -> Void
 
-    /// Creates the service; `log` also receives each query's `EXPLAIN` line.
-    public init(engine: FirestoreEngine, log: @escaping @Sendable (String) -> Void = { _ in }) {
-        self.executor = FirestoreExecutor(engine: engine, queryLog: log)
+    /// Creates the service; `queryLog` receives each query's `EXPLAIN` line (nil: none).
+    public init(
+        engine: FirestoreEngine, log: @escaping @Sendable (String) -> Void = { _ in },
+        queryLog: (@Sendable (String) -> Void)? = nil
+    ) {
+        self.executor = FirestoreExecutor(engine: engine, queryLog: queryLog)
         self.log = log
     }
 

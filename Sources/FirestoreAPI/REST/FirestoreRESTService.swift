@@ -16,8 +16,8 @@ public struct FirestoreRESTService: Sendable {
     /// Runs every request.
     public let executor: FirestoreExecutor
 
-    /// Creates the service; `queryLog` receives each query's `EXPLAIN` line.
-    public init(engine: FirestoreEngine, queryLog: @escaping @Sendable (String) -> Void = { _ in }) {
+    /// Creates the service; `queryLog` receives each query's `EXPLAIN` line (nil: none).
+    public init(engine: FirestoreEngine, queryLog: (@Sendable (String) -> Void)? = nil) {
         self.executor = FirestoreExecutor(engine: engine, queryLog: queryLog)
     }
 
