@@ -2,12 +2,18 @@ extension Timestamp {
     /// Formats as RFC 3339 in UTC, `Z` suffix, with 0, 3, 6 or 9 fractional digits —
     /// the fewest that represent `nanos` exactly (proto3 JSON mapping of Timestamp).
     public var rfc3339: String {
+        var out: [UInt8] = []
+        out.reserveCapacity(30)
+        appendRFC3339(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `rfc3339` (ASCII, 20 to 30 bytes, nothing to escape in JSON) to `out`: the
+    /// writers of every document's `createTime`/`updateTime` use it without a `String`.
+    public func appendRFC3339(to out: inout [UInt8]) {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secOfDay = seconds - days * 86_400
         let (y, m, d) = Self.civil(fromDays: days)
-        // Written as bytes: this runs for every timestamp of every document answered.
-        var out: [UInt8] = []
-        out.reserveCapacity(30)
         appendDigits(y, 4, to: &out)
         out.append(UInt8(ascii: "-"))
         appendDigits(m, 2, to: &out)
@@ -31,7 +37,6 @@ extension Timestamp {
             }
         }
         out.append(UInt8(ascii: "Z"))
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Parses RFC 3339: `YYYY-MM-DDTHH:MM:SS[.f{1,9}](Z|±HH:MM)`; `t` and `z` accepted.
@@ -134,13 +139,14 @@ extension Timestamp {
 /// Appends the decimal digits of `v` (0 ≤ v < 10^width: timestamps stay within years
 /// 0001…9999), zero-padded to exactly `width`.
 private func appendDigits(_ v: Int64, _ width: Int, to out: inout [UInt8]) {
-    let start = out.count
-    out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width))
-    var rest = v
-    var i = start + width - 1
-    while rest > 0 && i >= start {
-        out[i] = UInt8(ascii: "0") + UInt8(rest % 10)
-        rest /= 10
-        i -= 1
+    // Most significant digit first, zero-padded to `width`; a larger `v` keeps its low digits
+    // and a negative one (never a valid field) writes zeros.
+    var divisor: Int64 = 1
+    for _ in 1..<width { divisor *= 10 }
+    var rest = v < 0 ? 0 : v % (divisor * 10)
+    while divisor > 0 {
+        out.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+        rest %= divisor
+        divisor /= 10
     }
 }

@@ -7,7 +7,7 @@ public enum PercentEncoding {
     /// - Returns: nil for a malformed escape (`%` not followed by two hex digits) or bytes
     ///   that are not valid UTF-8.
     public static func decode(_ s: String) -> String? {
-        guard s.contains("%") else { return s }
+        guard s.utf8.contains(UInt8(ascii: "%")) else { return s }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(s.utf8.count)
         var it = s.utf8.makeIterator()

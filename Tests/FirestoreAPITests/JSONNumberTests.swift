@@ -1,4 +1,5 @@
 import DeterministicRandom
+import Foundation
 import FirestoreModel
 import GoogleWire
 import Testing
@@ -100,5 +101,22 @@ import Testing
             #expect(back == d || (d == 0 && back == 0), "\(d) → \(text) → \(back)")
         }
     }
-}
 
+    /// The plain-range shortcut (Swift's own text) writes what the digit-by-digit layout
+    /// writes, at both edges of the range and across it.
+    @Test func plainRangeShortcutMatchesTheLayout() {
+        var rng = SplitMix64(seed: 11)
+        var values: [Double] = [1e-3, 1e-3.nextUp, 1e7.nextDown, -1e-3, -9_999_999.999, 0.5, 100.0, 123.375, 37.77, -122.41]
+        for _ in 0..<5000 {
+            let unit = Double(rng.next() >> 11) / Double(1 << 53)
+            values.append((rng.next() & 1 == 0 ? 1 : -1) * 1e-3 * pow(1e10, unit))  // log-uniform over the range
+        }
+        for d in values where d.magnitude >= 1e-3 && d.magnitude < 1e7 {
+            var fast: [UInt8] = []
+            RESTCodec.appendJavaDoubleText(d, to: &fast)
+            var layout: [UInt8] = []
+            RESTCodec.appendJavaDoubleTextFromDigits(d, to: &layout)
+            #expect(fast == layout, "\(d): \(String(decoding: fast, as: UTF8.self)) vs \(String(decoding: layout, as: UTF8.self))")
+        }
+    }
+}

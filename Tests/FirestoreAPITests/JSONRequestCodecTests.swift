@@ -241,6 +241,34 @@ func decodeQuery(_ text: String) throws -> StructuredQuery {
         #expect(!RESTCodec.encodeDocument(empty, database: testDB).serializedString.contains("fields"))
     }
 
+    /// The answer written straight into one buffer is the `JSONValue` answer's text, byte for
+    /// byte: for a query's documents (with and without readTime, done, skippedResults, odd
+    /// names and every value kind), for the shapes it hands on, and for one document.
+    @Test func serializedResponseMatchesTheValueTree() {
+        var odd = doc
+        odd.path = ResourcePath(["c\"q", "line\nbreak\u{2028}"])
+        odd.fields = [
+            "z": .map(["b": .double(1e-7), "a": .array([.double(-0.0), .double(12345678.9), .timestamp(Timestamp(seconds: -1, nanos: 5))])]),
+            "é": .bytes([0, 255]), "A": .reference("projects/p/databases/(default)/documents/c/d"), "": .null,
+            "g": .geoPoint(GeoPoint(latitude: 0, longitude: -0.0)), "s": .string("tab\there \"quoted\""),
+        ]
+        let lists: [[RunQueryResponse]] = [
+            [],
+            [RunQueryResponse(document: doc, readTime: t), RunQueryResponse(document: odd, readTime: t, skippedResults: 3, done: true)],
+            [RunQueryResponse(document: odd, readTime: nil)],
+            [RunQueryResponse(document: nil, readTime: t, skippedResults: 2, done: true)],
+            [RunQueryResponse(document: nil, transaction: [1, 2, 3], readTime: t), RunQueryResponse(document: doc, readTime: t, done: true)],
+        ]
+        for list in lists {
+            let tree = RESTCodec.encodeResponse(.runQuery(list), database: testDB).serialized()
+            #expect(RESTCodec.serializeResponse(.runQuery(list), database: testDB) == tree, "\(String(decoding: tree, as: UTF8.self))")
+        }
+        for d in [doc, odd] {
+            #expect(RESTCodec.serializeResponse(.document(d), database: testDB) == RESTCodec.encodeResponse(.document(d), database: testDB).serialized())
+        }
+        #expect(String(decoding: RESTCodec.serializeResponse(.document(odd), database: testDB), as: UTF8.self).contains(#"/c\"q/line\nbreak\u2028""#))
+    }
+
     @Test func streamsAndResults() {
         #expect(
             RESTCodec.encodeCommitResponse(

@@ -36,7 +36,7 @@ public struct FirestoreRESTService: Sendable {
             let decoded = try RESTRequestDecoder(route: route, query: QueryParameters(request.queryItems), body: request.body)
                 .decode(method)
             let response = try executor.execute(decoded, auth: auth)
-            return .json(200, RESTCodec.encodeResponse(response, database: route.database).serialized())
+            return .json(200, RESTCodec.serializeResponse(response, database: route.database))
         } catch {
             return Self.errorResponse(error)
         }

@@ -49,14 +49,21 @@ extension JSONValue {
 
     /// Appends `s` as a JSON string (quoted, escaped as `serialized()` documents).
     public static func writeString(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        writeStringContents(s, into: &out)
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `s` escaped as `writeString` does, without the quotes: for a JSON string
+    /// written in pieces (a resource name from its segments).
+    public static func writeStringContents(_ s: String, into out: inout [UInt8]) {
         var s = s
         s.withUTF8 { writeEscaped($0, into: &out) }
     }
 
-    /// Writes `bytes` (UTF-8) as a JSON string: runs that need no escape are appended whole,
+    /// Writes `bytes` (UTF-8) as the inside of a JSON string: runs that need no escape are appended whole,
     /// which is nearly every byte of a Firestore answer.
     private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
         var run = 0
         var i = 0
         let n = bytes.count
@@ -94,6 +101,5 @@ extension JSONValue {
             run = i
         }
         if run < n { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<n])) }
-        out.append(UInt8(ascii: "\""))
     }
 }

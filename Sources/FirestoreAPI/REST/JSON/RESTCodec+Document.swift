@@ -106,21 +106,36 @@ extension RESTCodec {
     /// A stored document as the emulator returns it: `{name, fields?, createTime, updateTime}`
     /// (`fields` omitted when empty; keys in UTF-8 order).
     public static func encodeDocument(_ document: Document, database: DatabaseID) -> JSONValue {
-        // Written straight to JSON text (`JSONValue.fragment`): the hot path of every read.
         var out: [UInt8] = []
         out.reserveCapacity(1024)
-        out.append(contentsOf: #"{"name":"#.utf8)
-        JSONValue.writeString(database.resourceName(document.path), into: &out)
+        writeDocument(document, database: database, into: &out)
+        return .fragment(out)
+    }
+
+    /// Appends `encodeDocument(document, database:)` as JSON text: the hot path of every read,
+    /// written straight into the answer's buffer.
+    public static func writeDocument(_ document: Document, database: DatabaseID, into out: inout [UInt8]) {
+        out.append(contentsOf: #"{"name":""#.utf8)
+        // `database.resourceName(document.path)`, escaped piece by piece without the String.
+        out.append(contentsOf: "projects/".utf8)
+        JSONValue.writeStringContents(database.project, into: &out)
+        out.append(contentsOf: "/databases/".utf8)
+        JSONValue.writeStringContents(database.database, into: &out)
+        out.append(contentsOf: "/documents".utf8)
+        for segment in document.path.segments {
+            out.append(UInt8(ascii: "/"))
+            JSONValue.writeStringContents(segment, into: &out)
+        }
+        out.append(UInt8(ascii: "\""))
         if !document.fields.isEmpty {
             out.append(contentsOf: #","fields":"#.utf8)
             writeFields(document.fields, into: &out)
         }
-        out.append(contentsOf: #","createTime":"#.utf8)
-        JSONValue.writeString(document.createTime.rfc3339, into: &out)
-        out.append(contentsOf: #","updateTime":"#.utf8)
-        JSONValue.writeString(document.updateTime.rfc3339, into: &out)
-        out.append(UInt8(ascii: "}"))
-        return .fragment(out)
+        out.append(contentsOf: #","createTime":""#.utf8)
+        document.createTime.appendRFC3339(to: &out)
+        out.append(contentsOf: #"","updateTime":""#.utf8)
+        document.updateTime.appendRFC3339(to: &out)
+        out.append(contentsOf: #""}"#.utf8)
     }
 
     /// A `google.protobuf.Timestamp` field: RFC 3339 UTC string (`Timestamp.rfc3339`).

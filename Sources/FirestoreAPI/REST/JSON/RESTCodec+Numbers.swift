@@ -79,6 +79,18 @@ extension RESTCodec {
 
     /// Appends `javaDoubleText(d)` as bytes (the form `writeValue` streams).
     static func appendJavaDoubleText(_ d: Double, to out: inout [UInt8]) {
+        // In the plain range Swift's shortest text already has Java's layout (`123.375`,
+        // `100.0`, `0.001`): appended as it is, the common case of every double answered.
+        let m = d.magnitude
+        if m >= 1e-3 && m < 1e7 {
+            out.append(contentsOf: d.description.utf8)
+            return
+        }
+        appendJavaDoubleTextFromDigits(d, to: &out)
+    }
+
+    /// `appendJavaDoubleText` rebuilt from the shortest digits and exponent (every range).
+    static func appendJavaDoubleTextFromDigits(_ d: Double, to out: inout [UInt8]) {
         if d == 0 {
             out.append(contentsOf: (d.sign == .minus ? "-0.0" : "0.0").utf8)
             return

@@ -26,6 +26,42 @@ extension RESTCodec {
         }
     }
 
+    /// The JSON text of `encodeResponse(response, database:)`. A query's documents are written
+    /// straight into one buffer, element by element; other answers go through `JSONValue`.
+    public static func serializeResponse(_ response: FirestoreResponse, database: DatabaseID) -> [UInt8] {
+        switch response {
+        case .document(let d):
+            var out: [UInt8] = []
+            out.reserveCapacity(1024)
+            writeDocument(d, database: database, into: &out)
+            return out
+        case .runQuery(let list) where list.allSatisfy({ $0.document != nil && $0.explainMetrics == nil }):
+            var out: [UInt8] = []
+            out.reserveCapacity(64 + list.count * 768)
+            out.append(UInt8(ascii: "["))
+            for (i, m) in list.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: #"{"document":"#.utf8)
+                writeDocument(m.document!, database: database, into: &out)
+                if let t = m.readTime {
+                    out.append(contentsOf: #","readTime":""#.utf8)
+                    t.appendRFC3339(to: &out)
+                    out.append(UInt8(ascii: "\""))
+                }
+                if m.done { out.append(contentsOf: #","done":true"#.utf8) }
+                if m.skippedResults > 0 {
+                    out.append(contentsOf: #","skippedResults":"#.utf8)
+                    out.append(contentsOf: String(m.skippedResults).utf8)
+                }
+                out.append(UInt8(ascii: "}"))
+            }
+            out.append(UInt8(ascii: "]"))
+            return out
+        default:
+            return encodeResponse(response, database: database).serialized()
+        }
+    }
+
     /// A `RunQueryResponse` element. With a document: `{document, readTime, done?, skippedResults?}`
     /// (`done: true` on the last, as the emulator marks it); the begun transaction alone:
     /// `{transaction}`; neither (an empty result): `{readTime, skippedResults?, done?}`. Any of

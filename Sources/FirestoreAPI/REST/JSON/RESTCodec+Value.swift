@@ -1,3 +1,4 @@
+import Foundation
 import FirestoreModel
 import GoogleWire
 
@@ -172,9 +173,9 @@ extension RESTCodec {
             writeDouble(d, into: &out)
             out.append(UInt8(ascii: "}"))
         case .timestamp(let t):
-            out.append(contentsOf: #"{"timestampValue":"#.utf8)
-            JSONValue.writeString(t.rfc3339, into: &out)
-            out.append(UInt8(ascii: "}"))
+            out.append(contentsOf: #"{"timestampValue":""#.utf8)
+            t.appendRFC3339(to: &out)
+            out.append(contentsOf: #""}"#.utf8)
         case .string(let s):
             out.append(contentsOf: #"{"stringValue":"#.utf8)
             JSONValue.writeString(s, into: &out)
@@ -230,12 +231,52 @@ extension RESTCodec {
     /// Appends a `map<string, Value>` as a JSON object, keys in UTF-8 order.
     public static func writeFields(_ fields: [String: Value], into out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
-        for (i, entry) in fields.sorted(by: { utf8Less($0.key, $1.key) }).enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
+        var first = true
+        forEachInUTF8Order(fields) { entry in
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
             JSONValue.writeString(entry.key, into: &out)
             out.append(UInt8(ascii: ":"))
             writeValue(entry.value, into: &out)
         }
         out.append(UInt8(ascii: "}"))
+    }
+
+    /// Calls `body` with the entries of `fields` in UTF-8 order of their keys (the order
+    /// `writeFields` writes). The keys' bytes are copied once into one buffer and their
+    /// positions sorted with `memcmp`, not the entries: no value is copied or retained, and
+    /// no `String` comparison runs (every map of every document answered is sorted here).
+    static func forEachInUTF8Order(_ fields: [String: Value], _ body: ((key: String, value: Value)) -> Void) {
+        if fields.count <= 1 {
+            fields.forEach(body)
+            return
+        }
+        var keyBytes = 0
+        for key in fields.keys { keyBytes += key.utf8.count }
+        var positions: [(start: Int, count: Int, index: Dictionary<String, Value>.Index)] = []
+        positions.reserveCapacity(fields.count)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(keyBytes, 1)) { bytes in
+            var offset = 0
+            var index = fields.startIndex
+            while index != fields.endIndex {
+                var key = fields[index].key
+                let count = key.withUTF8 { utf8 -> Int in
+                    if let base = utf8.baseAddress, utf8.count > 0 {
+                        (bytes.baseAddress! + offset).initialize(from: base, count: utf8.count)
+                    }
+                    return utf8.count
+                }
+                positions.append((offset, count, index))
+                offset += count
+                fields.formIndex(after: &index)
+            }
+            let base = bytes.baseAddress!
+            positions.sort { a, b in
+                let shared = min(a.count, b.count)
+                let c = shared == 0 ? 0 : memcmp(base + a.start, base + b.start, shared)
+                return c != 0 ? c < 0 : a.count < b.count
+            }
+        }
+        for position in positions { body(fields[position.index]) }
     }
 }
