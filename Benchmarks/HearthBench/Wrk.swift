@@ -17,6 +17,9 @@ struct Wrk: Sendable {
         var body: String?
         /// The placeholder replaced per request, if any.
         var uniqueMarker: String?
+        /// Connections for this workload when not the run's `--connections` (the 64 concurrent
+        /// writers of issue 14's group-commit row).
+        var connections: Int?
     }
 
     /// What `wrk --latency` reports.
@@ -108,7 +111,7 @@ struct Wrk: Sendable {
         defer { try? FileManager.default.removeItem(at: script) }
         let seconds = max(1, Int(duration.seconds.rounded()))
         let arguments = [
-            "-t", "\(options.threads)", "-c", "\(max(options.connections, options.threads))", "-d", "\(seconds)s",
+            "-t", "\(options.threads)", "-c", "\(max(workload.connections ?? options.connections, options.threads))", "-d", "\(seconds)s",
             "--timeout", "10s", "--latency", "-H", "Authorization: Bearer owner", "-s", script.path, baseURL + workload.path,
         ]
         let output = try await Tools.run(executable, arguments)

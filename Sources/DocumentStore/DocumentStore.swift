@@ -21,6 +21,24 @@ public enum Mutation: Sendable, Hashable {
 ///
 /// Concurrency: `commit` calls are serialised by the caller (one writer, the engine);
 /// snapshots may be opened and read from any task concurrently with a commit.
+/// One commit of a group (`DocumentStore.commit(_:)`): its net mutations, its database and
+/// its commit time.
+public struct CommitBatch: Sendable, Hashable {
+    /// The net mutations, applied in order.
+    public var mutations: [Mutation]
+    /// The database they apply to.
+    public var database: DatabaseID
+    /// The commit's time, recorded as the update time of its puts.
+    public var commitTime: Timestamp
+
+    /// Creates a batch.
+    public init(mutations: [Mutation], database: DatabaseID, commitTime: Timestamp) {
+        self.mutations = mutations
+        self.database = database
+        self.commitTime = commitTime
+    }
+}
+
 public protocol DocumentStore: Sendable {
     /// Opens a consistent read view of the current state. Release it with `close()`.
     /// - Throws: `.internalError` when storage fails.
@@ -41,6 +59,13 @@ public protocol DocumentStore: Sendable {
     /// unchanged document) ends nothing.
     /// - Throws: `.internalError` when storage fails (nothing is applied then).
     func commit(_ mutations: [Mutation], in database: DatabaseID, commitTime: Timestamp) throws(FirestoreError)
+
+    /// Applies several commits, in order, as one atomic and durable unit (one transaction, one
+    /// fsync: group commit): each batch exactly as `commit(_:in:commitTime:)` would, at its own
+    /// commit time. When this returns every batch survives `kill -9`; when it throws none
+    /// was applied.
+    /// - Throws: `.internalError` when storage fails.
+    func commit(_ batches: [CommitBatch]) throws(FirestoreError)
 
     /// Forgets at most `limit` superseded versions that ended before `horizon`, oldest first.
     /// Point-in-time reads at or after `horizon` are unaffected.

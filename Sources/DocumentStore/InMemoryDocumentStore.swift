@@ -44,22 +44,35 @@ public final class InMemoryDocumentStore: DocumentStore, Sendable {
     /// Applies `mutations` in order, all at once, and records `commitTime` (the greatest wins).
     /// - Throws: `.internalError` after `close()`.
     public func commit(_ mutations: [Mutation], in database: DatabaseID, commitTime: Timestamp) throws(FirestoreError) {
+        try commit([CommitBatch(mutations: mutations, database: database, commitTime: commitTime)])
+    }
+
+    /// Applies the batches in order, all at once (one lock).
+    /// - Throws: `.internalError` after `close()`.
+    public func commit(_ batches: [CommitBatch]) throws(FirestoreError) {
         try withOpenState { state in
-            var documents = state.databases[database] ?? [:]
-            for mutation in mutations {
-                let old = documents[mutation.path]
-                switch mutation {
-                case .put(let d):
-                    if let old, old.updateTime != d.updateTime { state.history.append((database, old, commitTime)) }
-                    documents[d.path] = d
-                case .delete(let p):
-                    if let old { state.history.append((database, old, commitTime)) }
-                    documents[p] = nil
-                }
+            for batch in batches {
+                Self.apply(batch, to: &state)
             }
-            state.databases[database] = documents
-            if state.lastCommit.map({ $0 < commitTime }) ?? true { state.lastCommit = commitTime }
         }
+    }
+
+    private static func apply(_ batch: CommitBatch, to state: inout State) {
+        let (database, commitTime) = (batch.database, batch.commitTime)
+        var documents = state.databases[database] ?? [:]
+        for mutation in batch.mutations {
+            let old = documents[mutation.path]
+            switch mutation {
+            case .put(let d):
+                if let old, old.updateTime != d.updateTime { state.history.append((database, old, commitTime)) }
+                documents[d.path] = d
+            case .delete(let p):
+                if let old { state.history.append((database, old, commitTime)) }
+                documents[p] = nil
+            }
+        }
+        state.databases[database] = documents
+        if state.lastCommit.map({ $0 < commitTime }) ?? true { state.lastCommit = commitTime }
     }
 
     /// A copy of the state at `readTime`: latest versions updated at or before it, and the

@@ -27,7 +27,11 @@ public struct FirestorePortHandler: HTTPHandler {
                 request.headers["access-control-request-headers"] ?? "authorization, content-type, x-goog-api-client")
             response.headers.add("access-control-max-age", "3600")
         } else if request.path.hasPrefix("/v1/") || request.path.hasPrefix("/v1beta1/") {
-            response = admin.handleIndexRequest(request) ?? rest.handle(request)
+            if let answered = admin.handleIndexRequest(request) {
+                response = answered
+            } else {
+                response = await rest.handle(request)
+            }
         } else if request.path.hasPrefix("/emulator/") {
             response = admin.handle(request)
         } else if request.path == "/" && request.method == "GET" {

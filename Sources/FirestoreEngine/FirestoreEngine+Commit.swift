@@ -29,39 +29,63 @@ extension FirestoreEngine {
     {
         for w in writes { try validate(w, in: database) }
         return try writer.withLock { (state: inout WriterState) throws(FirestoreError) -> CommitOutcome in
-            var tx: TransactionRegistry.Entry?
-            if let id = transaction {
-                tx = try transactions.take(id, database: database)
-                if case .readOnly = tx?.mode, !writes.isEmpty {
-                    throw .invalidArgument("Cannot modify entities in a read-only transaction.")
-                }
-            }
-            let commitTime = nextCommitTime(&state)
             let snapshot = try store.snapshot()
             defer { snapshot.close() }
-            if let tx, case .readWrite = tx.mode {
-                // Give way to a retrying transaction that read what this one writes (the
-                // retry's "place in line", as production's lock queue gives it).
-                if !tx.hasPriority, transactions.retryHasRead(any: Set(writes.map(\.path)), in: database) {
+            let prepared = try prepareCommit(writes, in: database, transaction: transaction, auth: auth, over: snapshot, state: &state)
+            if !prepared.batch.mutations.isEmpty {
+                try store.commit(prepared.batch.mutations, in: database, commitTime: prepared.commitTime)
+            }
+            return finishCommit(prepared, in: database, state: &state)
+        }
+    }
+
+    /// A commit checked and applied over a snapshot, not yet stored.
+    struct PreparedCommit {
+        var commitTime: Timestamp
+        var batch: AppliedBatch
+    }
+
+    /// The part of a commit before storage, under the writer lock: takes the transaction,
+    /// issues the commit time, checks the transaction's reads against `snapshot`, then applies
+    /// `writes` (rules, preconditions).
+    /// - Throws: as `commit`, except storage failures of the final write.
+    func prepareCommit(
+        _ writes: [Write], in database: DatabaseID, transaction: [UInt8]?, auth: AuthContext, over snapshot: any StoreSnapshot,
+        state: inout WriterState
+    ) throws(FirestoreError) -> PreparedCommit {
+        var tx: TransactionRegistry.Entry?
+        if let id = transaction {
+            tx = try transactions.take(id, database: database)
+            if case .readOnly = tx?.mode, !writes.isEmpty {
+                throw .invalidArgument("Cannot modify entities in a read-only transaction.")
+            }
+        }
+        let commitTime = nextCommitTime(&state)
+        if let tx, case .readWrite = tx.mode {
+            // Give way to a retrying transaction that read what this one writes (the
+            // retry's "place in line", as production's lock queue gives it).
+            if !tx.hasPriority, transactions.retryHasRead(any: Set(writes.map(\.path)), in: database) {
+                throw .aborted("Too much contention on these documents. Please try again.")
+            }
+            for (path, version) in tx.readVersions {
+                let current = try snapshot.document(path, in: database)
+                if current?.updateTime != version {
                     throw .aborted("Too much contention on these documents. Please try again.")
                 }
-                for (path, version) in tx.readVersions {
-                    let current = try snapshot.document(path, in: database)
-                    if current?.updateTime != version {
-                        throw .aborted("Too much contention on these documents. Please try again.")
-                    }
-                }
             }
-            let batch = try apply(writes, to: snapshot, in: database, commitTime: commitTime, auth: auth)
-            if !batch.mutations.isEmpty {
-                try store.commit(batch.mutations, in: database, commitTime: commitTime)
-            }
-            state.lastCommitTime = commitTime
-            if !batch.changes.isEmpty {
-                notify(CommittedChange(database: database, commitTime: commitTime, changes: batch.changes))
-            }
-            return CommitOutcome(writeResults: batch.results, commitTime: commitTime, documents: batch.documents)
         }
+        let batch = try apply(writes, to: snapshot, in: database, commitTime: commitTime, auth: auth)
+        return PreparedCommit(commitTime: commitTime, batch: batch)
+    }
+
+    /// The part of a commit after storage, under the writer lock: records the commit time and
+    /// tells the listeners and observers.
+    func finishCommit(_ prepared: PreparedCommit, in database: DatabaseID, state: inout WriterState) -> CommitOutcome {
+        if state.lastCommitTime < prepared.commitTime { state.lastCommitTime = prepared.commitTime }
+        if !prepared.batch.changes.isEmpty {
+            notify(CommittedChange(database: database, commitTime: prepared.commitTime, changes: prepared.batch.changes))
+        }
+        return CommitOutcome(writeResults: prepared.batch.results, commitTime: prepared.commitTime, documents: prepared.batch.documents)
     }
 
     /// BatchWrite: applies each write on its own (not atomic); one status per write.

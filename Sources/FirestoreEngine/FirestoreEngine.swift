@@ -7,8 +7,9 @@ import Synchronization
 /// the in-process Admin client.
 ///
 /// Concurrency: commits are serialised by the writer lock (one writer, docs/ARCHITECTURE.md
-/// "Concurrency"); reads open their own store snapshot and run concurrently. Every method is
-/// synchronous and may block on storage I/O for the duration of one SQLite transaction.
+/// "Concurrency"); reads open their own store snapshot and run concurrently. Every method but
+/// `groupCommit` is synchronous and may block on storage I/O for the duration of one SQLite
+/// transaction; `groupCommit` waits without a thread while the writer queue commits its group.
 public final class FirestoreEngine: Sendable {
     /// Storage.
     let store: any DocumentStore
@@ -16,6 +17,8 @@ public final class FirestoreEngine: Sendable {
     let clock: @Sendable () -> Timestamp
     /// Commit-time bookkeeping; its lock is the writer lock.
     let writer: Mutex<WriterState>
+    /// Commits waiting for the writer queue (`groupCommit`).
+    let groupCommits = GroupCommitQueue()
     /// Open transactions.
     let transactions: TransactionRegistry
     /// The access policy per project (security rules), with a default for every other project.

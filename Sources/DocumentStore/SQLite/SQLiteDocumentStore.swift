@@ -238,38 +238,56 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     /// every built index of the touched collections.
     /// - Throws: `.internalError` when SQLite fails; nothing is applied then.
     public func commit(_ mutations: [Mutation], in database: DatabaseID, commitTime: Timestamp) throws(FirestoreError) {
+        try commit([CommitBatch(mutations: mutations, database: database, commitTime: commitTime)])
+    }
+
+    /// Applies the batches in order in one write transaction (one fsync), each at its own
+    /// commit time, maintaining every built index of the touched collections.
+    /// - Throws: `.internalError` when SQLite fails; nothing is applied then.
+    public func commit(_ batches: [CommitBatch]) throws(FirestoreError) {
+        guard let latest = batches.map(\.commitTime).max() else { return }
         try withWriter { (connection) throws in
-            var newDatabase: (id: Int64, composites: [String: [(id: Int64, index: CompositeIndex)]])?
+            var newDatabases: [String: (id: Int64, composites: [String: [(id: Int64, index: CompositeIndex)]])] = [:]
             try connection.writeTransaction { () throws in
-                let (dbID, created) = try databaseRowID(database, connection)
-                if created { newDatabase = (dbID, try recordDefinitions(of: database, dbID, connection)) }
-                var writes = SQLiteWrites(
-                    connection: connection, database: dbID, indexes: catalog[dbID] ?? [:],
-                    commitTime: keepsVersions ? commitTime : nil)
-                writes.composites = newDatabase?.composites ?? composites[dbID] ?? [:]
-                for mutation in mutations {
-                    switch mutation {
-                    case .put(let document): try writes.put(document)
-                    case .delete(let path): try writes.delete(path)
+                for batch in batches {
+                    let database = batch.database
+                    // A database the group created earlier is not in the caches yet.
+                    let dbID: Int64
+                    if let earlier = newDatabases[database.name] {
+                        dbID = earlier.id
+                    } else {
+                        let (id, created) = try databaseRowID(database, connection)
+                        dbID = id
+                        if created { newDatabases[database.name] = (id, try recordDefinitions(of: database, id, connection)) }
+                    }
+                    var writes = SQLiteWrites(
+                        connection: connection, database: dbID, indexes: catalog[dbID] ?? [:],
+                        commitTime: keepsVersions ? batch.commitTime : nil)
+                    writes.composites = newDatabases[database.name]?.composites ?? composites[dbID] ?? [:]
+                    for mutation in batch.mutations {
+                        switch mutation {
+                        case .put(let document): try writes.put(document)
+                        case .delete(let path): try writes.delete(path)
+                        }
                     }
                 }
-                if lastCommit.map({ $0 < commitTime }) ?? true {
+                if lastCommit.map({ $0 < latest }) ?? true {
                     let meta = try connection.prepare(
                         "INSERT INTO meta(key, value) VALUES(?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
                     try meta.bind("last_commit_seconds", at: 1)
-                    try meta.bind(commitTime.seconds, at: 2)
+                    try meta.bind(latest.seconds, at: 2)
                     try meta.run()
                     try meta.bind("last_commit_nanos", at: 1)
-                    try meta.bind(Int64(commitTime.nanos), at: 2)
+                    try meta.bind(Int64(latest.nanos), at: 2)
                     try meta.run()
                 }
             }
             // Only committed state reaches the caches.
-            if let newDatabase {
-                databaseIDs[database.name] = newDatabase.id
-                composites[newDatabase.id] = newDatabase.composites
+            for (name, created) in newDatabases {
+                databaseIDs[name] = created.id
+                composites[created.id] = created.composites
             }
-            if lastCommit.map({ $0 < commitTime }) ?? true { lastCommit = commitTime }
+            if lastCommit.map({ $0 < latest }) ?? true { lastCommit = latest }
             bumpSequence()
         }
     }

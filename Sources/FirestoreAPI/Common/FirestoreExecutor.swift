@@ -22,6 +22,21 @@ public struct FirestoreExecutor: Sendable {
         self.queryLog = queryLog
     }
 
+    /// Runs `request` for `auth` as `execute` does, except that a write waits for its group
+    /// commit (`FirestoreEngine.groupCommit`) without holding a thread: the entry point of
+    /// the network transports.
+    /// - Throws: as `execute`.
+    public func perform(_ request: FirestoreRequest, auth: AuthContext) async throws(FirestoreError) -> FirestoreResponse {
+        switch request {
+        case .createDocument, .updateDocument, .deleteDocument, .commit:
+            let plan = try CommitPlan(request)
+            return try plan.respond(
+                try await engine.groupCommit(plan.writes, in: plan.database, transaction: plan.transaction, auth: auth))
+        default:
+            return try execute(request, auth: auth)
+        }
+    }
+
     /// Runs `request` for `auth`.
     /// - Throws: the engine's `FirestoreError` (rules denials, preconditions, aborted
     ///   transactions, …), `.invalidArgument` for ids or page tokens the engine cannot use.
@@ -32,21 +47,9 @@ public struct FirestoreExecutor: Sendable {
             return .document(read.value.masked(r.mask))
         case .listDocuments(let r):
             return .listDocuments(try listDocuments(r, auth: auth))
-        case .createDocument(let r):
-            let id = r.documentID.isEmpty ? AutoID.make() : r.documentID
-            let path = r.parent.appending(r.collectionID).appending(id)
-            try path.validateIDs()
-            let write = Write(operation: .update(path: path, fields: r.fields), currentDocument: .exists(false))
-            let outcome = try engine.commit([write], in: r.database, auth: auth)
-            guard let document = outcome.documents[0] else { throw .internalError("Document \(path) vanished during its own creation.") }
-            return .document(document.masked(r.mask))
-        case .updateDocument(let r):
-            let outcome = try engine.commit([r.write], in: r.database, auth: auth)
-            guard let document = outcome.documents[0] else { throw .internalError("Document \(r.path) vanished during its own update.") }
-            return .document(document.masked(r.mask))
-        case .deleteDocument(let r):
-            _ = try engine.commit([r.write], in: r.database, auth: auth)
-            return .empty
+        case .createDocument, .updateDocument, .deleteDocument, .commit:
+            let plan = try CommitPlan(request)
+            return try plan.respond(try engine.commit(plan.writes, in: plan.database, transaction: plan.transaction, auth: auth))
         case .batchGetDocuments(let r):
             let read = try engine.batchGet(r.paths, in: r.database, consistency: r.consistency, auth: auth)
             var messages: [BatchGetDocumentsResponse] = []
@@ -62,9 +65,6 @@ public struct FirestoreExecutor: Sendable {
             return .batchGetDocuments(messages)
         case .beginTransaction(let r):
             return .beginTransaction(BeginTransactionResponse(transaction: try engine.beginTransaction(in: r.database, mode: r.options)))
-        case .commit(let r):
-            let outcome = try engine.commit(r.writes, in: r.database, transaction: r.transaction, auth: auth)
-            return .commit(CommitResponse(writeResults: outcome.writeResults, commitTime: outcome.commitTime))
         case .rollback(let r):
             try engine.rollback(r.transaction, in: r.database)
             return .empty
@@ -236,5 +236,49 @@ extension Document {
         var d = self
         d.fields = fields.projected(to: mask)
         return d
+    }
+}
+
+/// The commit a write request makes, and how its answer is shaped from the commit's outcome:
+/// CreateDocument (automatic id, `exists: false`), UpdateDocument, DeleteDocument, Commit.
+struct CommitPlan {
+    var writes: [Write]
+    var database: DatabaseID
+    var transaction: [UInt8]?
+    var respond: (CommitOutcome) throws(FirestoreError) -> FirestoreResponse
+
+    /// - Throws: `.invalidArgument` for a document id CreateDocument cannot use; `.internalError`
+    ///   for a request that makes no commit.
+    init(_ request: FirestoreRequest) throws(FirestoreError) {
+        switch request {
+        case .createDocument(let r):
+            let id = r.documentID.isEmpty ? AutoID.make() : r.documentID
+            let path = r.parent.appending(r.collectionID).appending(id)
+            try path.validateIDs()
+            writes = [Write(operation: .update(path: path, fields: r.fields), currentDocument: .exists(false))]
+            database = r.database
+            respond = { outcome throws(FirestoreError) in
+                guard let document = outcome.documents[0] else { throw .internalError("Document \(path) vanished during its own creation.") }
+                return .document(document.masked(r.mask))
+            }
+        case .updateDocument(let r):
+            writes = [r.write]
+            database = r.database
+            respond = { outcome throws(FirestoreError) in
+                guard let document = outcome.documents[0] else { throw .internalError("Document \(r.path) vanished during its own update.") }
+                return .document(document.masked(r.mask))
+            }
+        case .deleteDocument(let r):
+            writes = [r.write]
+            database = r.database
+            respond = { _ in .empty }
+        case .commit(let r):
+            writes = r.writes
+            database = r.database
+            transaction = r.transaction
+            respond = { outcome in .commit(CommitResponse(writeResults: outcome.writeResults, commitTime: outcome.commitTime)) }
+        default:
+            throw .internalError("\(request) makes no commit.")
+        }
     }
 }

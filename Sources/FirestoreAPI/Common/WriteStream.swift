@@ -34,7 +34,7 @@ struct WriteStream<Transport: FirestoreStreamTransport> {
                 if request.writes.isEmpty { continue }
             }
             guard let db = database, !request.writes.isEmpty else { continue }
-            let response = try engine.commit(request.writes, in: db, auth: auth)
+            let response = try await engine.groupCommit(request.writes, in: db, auth: auth)
             let results = response.writeResults.map { r in
                 WriteResult(updateTime: r.updateTime ?? response.commitTime, transformResults: r.transformResults)
             }

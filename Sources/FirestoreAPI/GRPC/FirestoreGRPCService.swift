@@ -68,7 +68,7 @@ public struct FirestoreGRPCService: Sendable {
                 try await WriteStream(transport: GRPCStreamTransport(call: call), engine: executor.engine, auth: auth).run()
             default:
                 let request = try FirestoreProto.request(method, from: try await call.singleRequest())
-                let response = try executor.execute(request, auth: auth)
+                let response = try await executor.perform(request, auth: auth)
                 if let deadline = call.deadline, ContinuousClock.now >= deadline {
                     throw FirestoreError(.deadlineExceeded, "Deadline exceeded.")
                 }

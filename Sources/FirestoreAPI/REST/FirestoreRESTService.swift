@@ -25,7 +25,7 @@ public struct FirestoreRESTService: Sendable {
     ///
     /// A body over 10 MiB is refused before it is parsed (`DocumentLimits.checkRequestSize`,
     /// 400 INVALID_ARGUMENT), as production refuses API requests over its 10 MiB limit.
-    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+    public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         do throws(FirestoreError) {
             try DocumentLimits.checkRequestSize(request.body.count)
             guard let route = try RESTRoute.parse(request.path, method: request.method) else {
@@ -35,7 +35,7 @@ public struct FirestoreRESTService: Sendable {
             let method = try Self.method(route, request)
             let decoded = try RESTRequestDecoder(route: route, query: QueryParameters(request.queryItems), body: request.body)
                 .decode(method)
-            let response = try executor.execute(decoded, auth: auth)
+            let response = try await executor.perform(decoded, auth: auth)
             return .json(200, RESTCodec.serializeResponse(response, database: route.database))
         } catch {
             return Self.errorResponse(error)
