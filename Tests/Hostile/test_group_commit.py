@@ -1,0 +1,458 @@
+"""Group commit under attack (FirestoreEngine.groupCommit): commits queued while the writer is
+busy are checked one after another over the group's earlier commits, stored in ONE SQLite
+transaction with one fsync, and acknowledged only after it. So with many writers at once:
+
+- every acknowledged commit survives `kill -9`, whole (its twin document and its increment too);
+- a commit that fails its own checks (a precondition, an aborted transaction, bad input) fails
+  alone and leaves nothing behind, while the other commits of its group succeed;
+- a commit sees its group's earlier commits (no lost update, no two winners of one create);
+- each commit of a group keeps its own commit time: reads at that `read_time` and queries over
+  the indexes see exactly that commit's version.
+
+The module's server uses a SQLite file (a real fsync per group, so groups really form); the
+`kill -9` tests start their own. Facts: docs/reference/firestore-wire.md §1.3 (Commit,
+BeginTransaction), §1.4 (preconditions, ABORTED), §1.8 (errors).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from urllib.parse import quote
+
+import pytest
+
+from hostile_support import DB, DOCS, PROJECT, Hearth, assert_firestore_error, doc_path
+
+BEGIN = f"/v1/{DB}/documents:beginTransaction"
+COMMIT = f"/v1/{DB}/documents:commit"
+RUN_QUERY = f"/v1/{DOCS}:runQuery"
+THREADS = 64
+
+
+@pytest.fixture(scope="module")
+def hearth(tmp_path_factory):
+    """SQLite store. Named `hearth` so conftest checks after each test that it still answers."""
+    d = tmp_path_factory.mktemp("group")
+    h = Hearth(d, data=d / "group.sqlite")
+    h.start()
+    yield h
+    h.stop()
+
+
+@pytest.fixture()
+def durable(tmp_path):
+    h = Hearth(tmp_path, data=tmp_path / "hearth.sqlite")
+    h.start()
+    yield h
+    h.stop()
+
+
+def run_threads(target, n=THREADS, timeout=60):
+    """Runs `target(i, barrier)` on `n` threads; fails on a hung thread or any exception."""
+    errors: list[str] = []
+    barrier = threading.Barrier(n)
+
+    def wrapped(i):
+        try:
+            target(i, barrier)
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(f"thread {i}: {e!r}")
+
+    ts = [threading.Thread(target=wrapped, args=(i,)) for i in range(n)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join(timeout)
+    assert not any(t.is_alive() for t in ts), "a thread hung"
+    assert not errors, errors[:5]
+
+
+def integer(doc: dict, field: str) -> int:
+    return int(doc["fields"][field]["integerValue"])
+
+
+def count(h: Hearth, collection: str) -> int:
+    r = h.request("POST", f"/v1/{DOCS}:runAggregationQuery", {"structuredAggregationQuery": {
+        "structuredQuery": {"from": [{"collectionId": collection}]}, "aggregations": [{"alias": "n", "count": {}}]}})
+    assert r.status == 200, r
+    return int(r.json()[0]["result"]["aggregateFields"]["n"]["integerValue"])
+
+
+def names_in(h: Hearth, collection: str) -> set[str]:
+    out: set[str] = set()
+    token = ""
+    while True:
+        r = h.request("GET", f"/v1/{DOCS}/{collection}?pageSize=1000" + (f"&pageToken={quote(token)}" if token else ""))
+        assert r.status == 200, r
+        body = r.json()
+        out |= {d["name"].rsplit("/", 1)[1] for d in body.get("documents", [])}
+        token = body.get("nextPageToken", "")
+        if not token:
+            return out
+
+
+# -- 1. kill -9 in the middle of grouped traffic -----------------------------------------------
+
+def test_kill9_mid_group_commit_traffic_keeps_every_acknowledged_commit_whole(durable):
+    acked: list[list[str]] = [[] for _ in range(THREADS)]
+    unanswered: list[str] = []  # sent, no answer (the kill): either outcome is allowed, but whole
+    lock = threading.Lock()
+    stop = threading.Event()
+    barrier = threading.Barrier(THREADS + 1)
+
+    def worker(t: int):
+        barrier.wait()
+        i = 0
+        while not stop.is_set():
+            name = f"t{t:02d}-{i:05d}"
+            body = {"writes": [
+                {"update": {"name": f"{DOCS}/gc/{name}", "fields": {"t": {"integerValue": str(t)}}}},
+                {"update": {"name": f"{DOCS}/gctwin/{name}", "fields": {"of": {"stringValue": name}}}},
+                {"transform": {"document": f"{DOCS}/gccounter/c", "fieldTransforms": [
+                    {"fieldPath": "n", "increment": {"integerValue": "1"}}]}}]}
+            try:
+                r = durable.request("POST", COMMIT, body, timeout=10)
+            except OSError:
+                with lock:
+                    unanswered.append(name)
+                return  # the server is gone
+            assert r.status == 200, r
+            acked[t].append(name)
+            i += 1
+
+    ts = [threading.Thread(target=worker, args=(t,)) for t in range(THREADS)]
+    for t in ts:
+        t.start()
+    barrier.wait()
+    time.sleep(2.5)
+    durable.kill9()
+    stop.set()
+    for t in ts:
+        t.join(15)
+    assert not any(t.is_alive() for t in ts), "a writer hung"
+    durable.start()
+
+    total = sum(len(a) for a in acked)
+    assert total > 100, f"only {total} commits acknowledged in 2.5 s by {THREADS} writers"
+    present = names_in(durable, "gc")
+    twins = names_in(durable, "gctwin")
+    all_acked = {n for a in acked for n in a}
+    lost = sorted(all_acked - present)
+    lost_twins = sorted(all_acked - twins)
+    assert not lost and not lost_twins, (
+        f"{len(lost)} acknowledged commits lost, {len(lost_twins)} twins lost of {total}: {lost[:5]} {lost_twins[:5]}")
+    # Nothing beyond the acknowledged and the unanswered commits, and never half of one.
+    assert present == twins, f"half-applied commits: {sorted(present ^ twins)[:10]}"
+    extra = present - all_acked
+    assert extra <= set(unanswered), f"documents nobody wrote: {sorted(extra - set(unanswered))[:10]}"
+    r = durable.request("GET", doc_path("gccounter", "c"))
+    assert r.status == 200, r
+    n = integer(r.json(), "n")
+    # The counter is incremented by exactly the commits that are present (same commit).
+    assert n == len(present), f"counter {n} != {len(present)} commits present ({total} acknowledged)"
+    assert total <= n <= total + len(unanswered), (n, total, len(unanswered))
+
+
+def test_kill9_right_after_a_burst_of_grouped_acks(durable):
+    """Every writer sends one commit at the same moment (one or few groups); kill -9 right
+    after the last acknowledgement: all of them are there."""
+    statuses = [0] * THREADS
+
+    def worker(i, barrier):
+        barrier.wait()
+        r = durable.request("POST", COMMIT, {"writes": [
+            {"update": {"name": f"{DOCS}/burst/b{i:02d}", "fields": {"i": {"integerValue": str(i)}}}},
+            {"update": {"name": f"{DOCS}/bursttwin/b{i:02d}", "fields": {}}}]})
+        statuses[i] = r.status
+
+    for rnd in range(3):
+        run_threads(worker)
+        assert statuses == [200] * THREADS, statuses
+        durable.kill9()
+        durable.start()
+        assert count(durable, "burst") == THREADS, f"round {rnd}"
+        assert count(durable, "bursttwin") == THREADS, f"round {rnd}"
+        durable.clear()
+
+
+# -- 2. racing creates: one winner, and each loser's whole commit is gone -----------------------
+
+def test_racing_creates_in_one_group_exactly_one_wins_and_losers_leave_nothing(hearth):
+    for rnd in range(4):
+        statuses = [0] * THREADS
+
+        def worker(i, barrier, rnd=rnd):
+            barrier.wait()
+            r = hearth.request("POST", COMMIT, {"writes": [
+                {"update": {"name": f"{DOCS}/side{rnd}/s{i:02d}", "fields": {"by": {"integerValue": str(i)}}}},
+                {"update": {"name": f"{DOCS}/create/c{rnd}", "fields": {"by": {"integerValue": str(i)}}},
+                 "currentDocument": {"exists": False}}]})
+            if r.status != 200:
+                assert_firestore_error(r, 409, "ALREADY_EXISTS")
+            statuses[i] = r.status
+
+        run_threads(worker)
+        assert statuses.count(200) == 1, f"round {rnd}: {statuses.count(200)} winners"
+        winner = statuses.index(200)
+        doc = hearth.request("GET", doc_path("create", f"c{rnd}")).json()
+        assert integer(doc, "by") == winner
+        # A loser's first write (no precondition of its own) must not survive its failed commit.
+        assert names_in(hearth, f"side{rnd}") == {f"s{winner:02d}"}
+
+
+def test_racing_updates_with_exists_true_on_a_deleted_document(hearth):
+    """Half the writers delete, half update with `exists: true`: an update may only win while
+    the document exists, as the group's earlier commits left it."""
+    for rnd in range(3):
+        r = hearth.request("PATCH", doc_path("flip", f"f{rnd}"), {"fields": {"v": {"integerValue": "-1"}}})
+        assert r.status == 200
+        statuses = [0] * THREADS
+
+        def worker(i, barrier, rnd=rnd):
+            barrier.wait()
+            if i % 2 == 0:
+                r = hearth.request("POST", COMMIT, {"writes": [
+                    {"delete": f"{DOCS}/flip/f{rnd}", "currentDocument": {"exists": True}}]})
+            else:
+                r = hearth.request("POST", COMMIT, {"writes": [
+                    {"update": {"name": f"{DOCS}/flipside{rnd}/s{i:02d}", "fields": {}}},
+                    {"update": {"name": f"{DOCS}/flip/f{rnd}", "fields": {"v": {"integerValue": str(i)}}},
+                     "currentDocument": {"exists": True}}]})
+            if r.status != 200:
+                assert_firestore_error(r, 404, "NOT_FOUND")
+            statuses[i] = r.status
+
+        run_threads(worker)
+        deletes = [statuses[i] for i in range(0, THREADS, 2)]
+        updates = [statuses[i] for i in range(1, THREADS, 2)]
+        # Only the first delete finds the document; an update before it may have succeeded, none after.
+        assert deletes.count(200) == 1, deletes
+        winners = {f"s{i:02d}" for i in range(1, THREADS, 2) if statuses[i] == 200}
+        assert names_in(hearth, f"flipside{rnd}") == winners, "a failed update's other write survived"
+        assert hearth.request("GET", doc_path("flip", f"f{rnd}")).status == 404
+        assert len(winners) == updates.count(200)
+
+
+# -- 3. read-write transactions racing on one document ------------------------------------------
+
+def test_racing_transactions_lose_no_update(hearth):
+    r = hearth.request("PATCH", doc_path("txc", "x"), {"fields": {"n": {"integerValue": "0"}}})
+    assert r.status == 200
+    successes = [0] * THREADS
+    aborts = [0] * THREADS
+
+    def worker(i, barrier):
+        barrier.wait()
+        deadline = time.monotonic() + 6
+        k = 0
+        while time.monotonic() < deadline:
+            tx = hearth.request("POST", BEGIN, {}).json()["transaction"]
+            r = hearth.request("GET", doc_path("txc", "x") + "?transaction=" + quote(tx, safe=""))
+            assert r.status == 200, r
+            v = integer(r.json(), "n")
+            r = hearth.request("POST", COMMIT, {"transaction": tx, "writes": [
+                {"update": {"name": f"{DOCS}/txc/x", "fields": {"n": {"integerValue": str(v + 1)}}}},
+                {"update": {"name": f"{DOCS}/txlog/t{i:02d}-{k:04d}", "fields": {"v": {"integerValue": str(v + 1)}}}}]})
+            if r.status == 200:
+                successes[i] += 1
+            else:
+                assert_firestore_error(r, 409, "ABORTED")
+                aborts[i] += 1
+            k += 1
+
+    run_threads(worker)
+    total = sum(successes)
+    assert total > 0, f"no transaction committed ({sum(aborts)} aborted)"
+    got = integer(hearth.request("GET", doc_path("txc", "x")).json(), "n")
+    assert got == total, f"lost update: counter {got} != {total} committed transactions ({sum(aborts)} aborted)"
+    # The log: one document per committed transaction, values 1..total each exactly once
+    # (two commits that read the same value cannot both have won).
+    r = hearth.request("POST", RUN_QUERY, {"structuredQuery": {"from": [{"collectionId": "txlog"}]}})
+    values = sorted(integer(x["document"], "v") for x in r.json() if "document" in x)
+    assert values == list(range(1, total + 1)), f"aborted commits left writes or values repeat: {values[:20]}"
+    assert hearth.stats()["openTransactions"] == 0
+
+
+def test_one_transaction_committed_by_many_at_once_commits_once(hearth):
+    for rnd in range(5):
+        tx = hearth.request("POST", BEGIN, {}).json()["transaction"]
+        statuses = [0] * 16
+
+        def worker(i, barrier, tx=tx, rnd=rnd):
+            barrier.wait()
+            r = hearth.request("POST", COMMIT, {"transaction": tx, "writes": [
+                {"update": {"name": f"{DOCS}/sametx{rnd}/w{i:02d}", "fields": {}}}]})
+            if r.status != 200:
+                assert_firestore_error(r, {400, 409})
+            statuses[i] = r.status
+
+        run_threads(worker, n=16)
+        assert statuses.count(200) == 1, statuses
+        assert names_in(hearth, f"sametx{rnd}") == {f"w{statuses.index(200):02d}"}
+    assert hearth.stats()["openTransactions"] == 0
+
+
+# -- 4. each commit of a group keeps its own version ---------------------------------------------
+
+def test_every_commit_of_a_group_is_its_own_version(hearth):
+    """All writers set one document at once, each to its own value: a read at each commit's
+    time shows that commit's value, and the field index holds only the final one."""
+    statuses: list[tuple[int, str | None]] = [(0, None)] * THREADS
+
+    def worker(i, barrier):
+        barrier.wait()
+        r = hearth.request("POST", COMMIT, {"writes": [
+            {"update": {"name": f"{DOCS}/ver/x", "fields": {"v": {"integerValue": str(i)}}}}]})
+        statuses[i] = (r.status, r.json().get("commitTime") if r.status == 200 else None)
+
+    run_threads(worker)
+    assert all(s == 200 for s, _ in statuses), statuses
+    times = [t for _, t in statuses]
+    assert len(set(times)) == THREADS, "two commits of a group share a commit time"
+    order = sorted(range(THREADS), key=lambda i: times[i])
+    final = order[-1]
+    doc = hearth.request("GET", doc_path("ver", "x")).json()
+    assert integer(doc, "v") == final and doc["updateTime"] == times[final]
+    wrong = []
+    for i in range(THREADS):
+        r = hearth.request("GET", doc_path("ver", "x") + "?readTime=" + quote(times[i], safe=""))
+        assert r.status == 200, r
+        if integer(r.json(), "v") != i or r.json()["updateTime"] != times[i]:
+            wrong.append((i, r.json()["fields"], r.json()["updateTime"], times[i]))
+    assert not wrong, f"{len(wrong)} versions wrong at their own commit time: {wrong[:3]}"
+    hits = []
+    for i in range(THREADS):
+        r = hearth.request("POST", RUN_QUERY, {"structuredQuery": {"from": [{"collectionId": "ver"}], "where": {
+            "fieldFilter": {"field": {"fieldPath": "v"}, "op": "EQUAL", "value": {"integerValue": str(i)}}}}})
+        assert r.status == 200, r
+        if any("document" in x for x in r.json()):
+            hits.append(i)
+    assert hits == [final], f"the index matches stale values: {hits[:10]} (final {final})"
+
+
+# -- 5. bad input in the same moment as good commits --------------------------------------------
+
+BAD_BODIES = [
+    b"{not json",
+    b'{"writes": 7}',
+    b'{"writes": [{"update": {"fields": {}}}]}',  # no name
+    json.dumps({"writes": [{"update": {"name": f"{DOCS}/odd", "fields": {}}}]}).encode(),  # a collection
+    json.dumps({"writes": [{"update": {"name": f"{DOCS}/a/b/c", "fields": {}}}]}).encode(),
+    json.dumps({"writes": [{"update": {"name": "projects/other/databases/(default)/documents/a/b", "fields": {}}}]}).encode(),
+    json.dumps({"writes": [{"update": {"name": f"{DOCS}/a/__bad__", "fields": {}}}]}).encode(),
+    json.dumps({"writes": [{"update": {"name": f"{DOCS}/a/ok", "fields": {"x": {"integerValue": "nope"}}}}]}).encode(),
+    json.dumps({"writes": [{"transform": {"document": f"{DOCS}/a/t", "fieldTransforms": [
+        {"fieldPath": "n", "increment": {"stringValue": "1"}}]}}]}).encode(),
+    json.dumps({"writes": [{"update": {"name": f"{DOCS}/a/m", "fields": {}}, "updateMask": {"fieldPaths": ["a..b"]}}]}).encode(),
+    json.dumps({"transaction": "bm90LWEtdHJhbnNhY3Rpb24=", "writes": [
+        {"update": {"name": f"{DOCS}/a/tx", "fields": {}}}]}).encode(),
+]
+
+
+def test_bad_commits_mixed_into_grouped_traffic_fail_alone(hearth):
+    rounds = 4
+    bad_seen: list[tuple[int, int, bytes]] = []
+    good_statuses: list[int] = []
+    lock = threading.Lock()
+
+    def worker(i, barrier):
+        for rnd in range(rounds):
+            barrier.wait()
+            if i % 4 == 3:
+                body = BAD_BODIES[(i // 4 + rnd) % len(BAD_BODIES)]
+                r = hearth.request("POST", COMMIT, body)
+                with lock:
+                    bad_seen.append((r.status, (i // 4 + rnd) % len(BAD_BODIES), r.body[:200]))
+                if r.status == 200:
+                    continue
+                assert_firestore_error(r, 400)
+            else:
+                r = hearth.request("POST", COMMIT, {"writes": [
+                    {"update": {"name": f"{DOCS}/mixed/m{i:02d}-{rnd}", "fields": {"i": {"integerValue": str(i)}}}},
+                    {"update": {"name": f"{DOCS}/mixedtwin/m{i:02d}-{rnd}", "fields": {}}}]})
+                with lock:
+                    good_statuses.append(r.status)
+                assert r.status == 200, r
+
+    run_threads(worker)
+    accepted = [(k, body) for status, k, body in bad_seen if status == 200]
+    assert not accepted, f"bad commits accepted: {accepted[:3]}"
+    want = {f"m{i:02d}-{rnd}" for i in range(THREADS) if i % 4 != 3 for rnd in range(rounds)}
+    assert names_in(hearth, "mixed") == want
+    assert names_in(hearth, "mixedtwin") == want
+    assert names_in(hearth, "a") == set(), "a bad commit left a document"
+
+
+def test_malformed_writes_on_create_update_delete_routes_mixed_with_good_ones(hearth):
+    def worker(i, barrier):
+        barrier.wait()
+        kind = i % 8
+        if kind == 0:
+            r = hearth.request("POST", f"/v1/{DOCS}/routes?documentId=__x__", {"fields": {}})
+            assert_firestore_error(r, 400)
+        elif kind == 1:
+            r = hearth.request("PATCH", doc_path("routes", "p") + "?updateMask.fieldPaths=a..b", {"fields": {}})
+            assert_firestore_error(r, 400)
+        elif kind == 2:
+            r = hearth.request("PATCH", doc_path("routes", f"bad{i}"), b'{"fields": {"x": {"integerValue": 1.5}}')
+            assert_firestore_error(r, 400)
+        elif kind == 3:
+            r = hearth.request("DELETE", doc_path("routes", "d") + "?currentDocument.updateTime=yesterday")
+            assert_firestore_error(r, 400)
+        else:
+            r = hearth.request("POST", f"/v1/{DOCS}/routes?documentId=good{i:02d}",
+                               {"fields": {"i": {"integerValue": str(i)}}})
+            assert r.status == 200, r
+            r = hearth.request("PATCH", doc_path("routes", f"good{i:02d}"), {"fields": {"j": {"integerValue": str(i)}}})
+            assert r.status == 200, r
+
+    run_threads(worker)
+    assert names_in(hearth, "routes") == {f"good{i:02d}" for i in range(THREADS) if i % 8 >= 4}
+
+
+# -- 6. gRPC: many clients committing batches at once -------------------------------------------
+
+def test_grpc_concurrent_batch_commits(hearth, monkeypatch):
+    firestore = pytest.importorskip("google.cloud.firestore")
+    monkeypatch.setenv("FIRESTORE_EMULATOR_HOST", f"127.0.0.1:{hearth.port}")
+    client = firestore.Client(project=PROJECT)
+    n_threads, per_thread = 32, 8
+    try:
+        def worker(i, barrier):
+            barrier.wait()
+            for k in range(per_thread):
+                b = client.batch()
+                b.set(client.document(f"grpcgc/g{i:02d}-{k}"), {"i": i, "k": k})
+                b.set(client.document(f"grpcgctwin/g{i:02d}-{k}"), {"i": i})
+                b.set(client.document("grpcgccounter/c"), {"n": firestore.Increment(1)}, merge=True)
+                results = b.commit()
+                assert len(results) == 3
+
+        run_threads(worker, n=n_threads)
+        want = {f"g{i:02d}-{k}" for i in range(n_threads) for k in range(per_thread)}
+        assert names_in(hearth, "grpcgc") == want
+        assert names_in(hearth, "grpcgctwin") == want
+        assert client.document("grpcgccounter/c").get().to_dict()["n"] == n_threads * per_thread
+
+        # Racing creates over gRPC: one winner, ALREADY_EXISTS for the rest, losers leave nothing.
+        from google.api_core import exceptions
+        outcome = [""] * n_threads
+
+        def creator(i, barrier):
+            barrier.wait()
+            b = client.batch()
+            b.set(client.document(f"grpcside/s{i:02d}"), {"i": i})
+            b.create(client.document("grpccreate/one"), {"by": i})
+            try:
+                b.commit()
+                outcome[i] = "ok"
+            except exceptions.AlreadyExists:
+                outcome[i] = "exists"
+
+        run_threads(creator, n=n_threads)
+        assert outcome.count("ok") == 1 and outcome.count("exists") == n_threads - 1, outcome
+        assert names_in(hearth, "grpcside") == {f"s{outcome.index('ok'):02d}"}
+    finally:
+        client.close()
