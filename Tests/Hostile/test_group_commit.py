@@ -456,3 +456,113 @@ def test_grpc_concurrent_batch_commits(hearth, monkeypatch):
         assert names_in(hearth, "grpcside") == {f"s{outcome.index('ok'):02d}"}
     finally:
         client.close()
+
+
+# -- 7. rules get() sees the group's earlier commits ---------------------------------------------
+
+GATE_RULES = """rules_version = '2';
+service cloud.firestore {
+  match /databases/{database}/documents {
+    match /gate/{id} { allow read, write: if true; }
+    match /items/{id} {
+      allow read: if true;
+      allow create: if get(/databases/$(database)/documents/gate/g).data.open == true;
+    }
+  }
+}
+"""
+
+
+def test_rules_get_sees_a_gate_closed_earlier_in_the_group(tmp_path):
+    """Writers create items while a rule requires `gate/g.open == true`; the gate closes in the
+    middle of the traffic. No item may be accepted with a commit time after the close: a
+    commit of the group after the close must see it (rules `get()` over the overlay)."""
+    h = Hearth(tmp_path, rules=GATE_RULES, data=tmp_path / "gate.sqlite")
+    h.start()
+    try:
+        r = h.request("PATCH", doc_path("gate", "g"), {"fields": {"open": {"booleanValue": True}}})
+        assert r.status == 200, r
+        accepted: list[tuple[str, str]] = []
+        denied = [0]
+        lock = threading.Lock()
+        stop = threading.Event()
+
+        def worker(i, barrier):
+            barrier.wait()
+            k = 0
+            while not stop.is_set():
+                name = f"i{i:02d}-{k:04d}"
+                r = h.request("POST", COMMIT, {"writes": [
+                    {"update": {"name": f"{DOCS}/items/{name}", "fields": {"i": {"integerValue": str(i)}}}}]})
+                if r.status == 200:
+                    with lock:
+                        accepted.append((name, r.json()["commitTime"]))
+                else:
+                    assert_firestore_error(r, 403, "PERMISSION_DENIED")
+                    with lock:
+                        denied[0] += 1
+                k += 1
+
+        closer_out: list[str] = []
+
+        def closer():
+            time.sleep(1.0)
+            r = h.request("POST", COMMIT, {"writes": [
+                {"update": {"name": f"{DOCS}/gate/g", "fields": {"open": {"booleanValue": False}}}}]})
+            assert r.status == 200, r
+            closer_out.append(r.json()["commitTime"])
+            time.sleep(1.0)
+            stop.set()
+
+        c = threading.Thread(target=closer)
+        c.start()
+        run_threads(worker, n=32)
+        c.join(10)
+        assert closer_out, "the gate did not close"
+        closed_at = closer_out[0]
+
+        def ts(t: str):  # RFC 3339 with up to 9 fraction digits, all in Z
+            head, _, frac = t.rstrip("Z").partition(".")
+            return head, int((frac + "000000000")[:9])
+
+        late = [(n, t) for n, t in accepted if ts(t) >= ts(closed_at)]
+        assert not late, f"{len(late)} items accepted at or after the gate closed at {closed_at}: {late[:5]}"
+        assert accepted and denied[0] > 0, (len(accepted), denied[0])
+        assert names_in(h, "items") == {n for n, _ in accepted}
+    finally:
+        h.stop()
+
+
+# -- 8. new databases created inside one group ---------------------------------------------------
+
+def test_commits_to_new_databases_in_one_group(hearth):
+    """Writers commit to named databases that do not exist yet, several per database at once
+    (the store creates a database row inside the group); racing creates per database have one
+    winner each, and the databases do not leak into each other."""
+    dbs = [f"grp-{k}" for k in range(4)]
+    statuses = [0] * THREADS
+
+    def worker(i, barrier):
+        db = dbs[i % len(dbs)]
+        docs = f"projects/{PROJECT}/databases/{db}/documents"
+        barrier.wait()
+        r = hearth.request("POST", f"/v1/projects/{PROJECT}/databases/{db}/documents:commit", {"writes": [
+            {"update": {"name": f"{docs}/own/o{i:02d}", "fields": {"i": {"integerValue": str(i)}}}},
+            {"update": {"name": f"{docs}/one/x", "fields": {"by": {"integerValue": str(i)}}},
+             "currentDocument": {"exists": False}}]})
+        if r.status != 200:
+            assert_firestore_error(r, 409, "ALREADY_EXISTS")
+        statuses[i] = r.status
+
+    run_threads(worker)
+    for k, db in enumerate(dbs):
+        mine = [i for i in range(THREADS) if i % len(dbs) == k]
+        winners = [i for i in mine if statuses[i] == 200]
+        assert len(winners) == 1, f"{db}: winners {winners}"
+        r = hearth.request("GET", f"/v1/projects/{PROJECT}/databases/{db}/documents/own?pageSize=1000")
+        assert r.status == 200, r
+        names = {d["name"].rsplit("/", 1)[1] for d in r.json().get("documents", [])}
+        assert names == {f"o{winners[0]:02d}"}, f"{db}: {sorted(names)}"
+        r = hearth.request("GET", f"/v1/projects/{PROJECT}/databases/{db}/documents/one/x")
+        assert integer(r.json(), "by") == winners[0]
+    assert hearth.request("GET", doc_path("one", "x")).status == 404, "a named database's write reached (default)"
