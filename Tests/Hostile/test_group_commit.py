@@ -566,3 +566,91 @@ def test_commits_to_new_databases_in_one_group(hearth):
         r = hearth.request("GET", f"/v1/projects/{PROJECT}/databases/{db}/documents/one/x")
         assert integer(r.json(), "by") == winners[0]
     assert hearth.request("GET", doc_path("one", "x")).status == 404, "a named database's write reached (default)"
+
+
+# -- 9. the gRPC Write stream: pipelined batches from many streams at once -----------------------
+
+def write_stream(hearth, requests, timeout=30):
+    """Runs one Write stream with `requests` (WriteRequest dicts) sent without waiting;
+    returns (responses, grpc error or None)."""
+    grpc = pytest.importorskip("grpc")
+    from google.cloud.firestore_v1.types import firestore as F
+    ch = grpc.insecure_channel(f"127.0.0.1:{hearth.port}")
+    try:
+        call = ch.stream_stream("/google.firestore.v1.Firestore/Write", request_serializer=F.WriteRequest.serialize,
+                                response_deserializer=F.WriteResponse.deserialize)
+        out = []
+        try:
+            for resp in call(iter([F.WriteRequest(r) for r in requests]), timeout=timeout,
+                             metadata=[("google-cloud-resource-prefix", DB), ("authorization", "Bearer owner")]):
+                out.append(resp)
+        except grpc.RpcError as e:
+            return out, e
+        return out, None
+    finally:
+        ch.close()
+
+
+def stream_batch(i: int, k: int, extra=None, log: str = "wslog") -> dict:
+    writes = [
+        {"update": {"name": f"{DOCS}/ws/s{i:02d}", "fields": {"k": {"integer_value": k}}}},
+        {"update": {"name": f"{DOCS}/{log}/s{i:02d}-{k:03d}", "fields": {}}},
+        {"transform": {"document": f"{DOCS}/wscounter/c", "field_transforms": [
+            {"field_path": "n", "increment": {"integer_value": 1}}]}},
+    ]
+    return {"writes": writes + (extra or [])}
+
+
+def test_write_streams_pipelined_from_many_clients(hearth):
+    n_streams, per_stream = 16, 20
+
+    def worker(i, barrier):
+        reqs = [{"database": DB}] + [stream_batch(i, k) for k in range(per_stream)]
+        barrier.wait()
+        out, err = write_stream(hearth, reqs)
+        assert err is None, err
+        assert len(out) == 1 + per_stream, len(out)
+        times = [r.commit_time.timestamp_pb().ToNanoseconds() for r in out[1:]]
+        assert times == sorted(times) and len(set(times)) == per_stream, "stream batches out of order"
+        assert all(len(r.write_results) == 3 for r in out[1:])
+
+    run_threads(worker, n=n_streams)
+    for i in range(n_streams):
+        r = hearth.request("GET", doc_path("ws", f"s{i:02d}"))
+        assert integer(r.json(), "k") == per_stream - 1, f"stream {i}: batches applied out of order"
+    assert names_in(hearth, "wslog") == {f"s{i:02d}-{k:03d}" for i in range(n_streams) for k in range(per_stream)}
+    assert integer(hearth.request("GET", doc_path("wscounter", "c")).json(), "n") == n_streams * per_stream
+
+
+def test_write_stream_failing_batch_ends_only_its_stream(hearth):
+    """Each stream's batch 5 carries a failing precondition: that stream ends with its status,
+    its batches 0-4 stay, batch 5 leaves nothing (its other writes included), later batches are
+    not applied; the other streams' good batches in the same groups all commit."""
+    n_streams, per_stream, bad = 16, 10, 5
+    errors: list = [None] * n_streams
+
+    def worker(i, barrier):
+        reqs = [{"database": DB}]
+        for k in range(per_stream):
+            extra = None
+            if i % 2 == 0 and k == bad:
+                extra = [{"update": {"name": f"{DOCS}/wsmissing/m{i:02d}", "fields": {}},
+                          "current_document": {"exists": True}}]
+            reqs.append(stream_batch(100 + i, k, extra, log="wsfail"))
+        barrier.wait()
+        out, err = write_stream(hearth, reqs)
+        errors[i] = err
+        assert len(out) == 1 + (bad if i % 2 == 0 else per_stream), (i, len(out), err)
+
+    run_threads(worker, n=n_streams)
+    grpc = pytest.importorskip("grpc")
+    want = set()
+    for i in range(n_streams):
+        if i % 2 == 0:
+            assert errors[i] is not None and errors[i].code() == grpc.StatusCode.NOT_FOUND, errors[i]
+            want |= {f"s{100 + i:02d}-{k:03d}" for k in range(bad)}
+        else:
+            assert errors[i] is None, errors[i]
+            want |= {f"s{100 + i:02d}-{k:03d}" for k in range(per_stream)}
+    got = names_in(hearth, "wsfail")
+    assert got == want, f"extra {sorted(got - want)[:5]}, missing {sorted(want - got)[:5]}"
