@@ -237,7 +237,11 @@ def test_racing_updates_with_exists_true_on_a_deleted_document(hearth):
 
 # -- 3. read-write transactions racing on one document ------------------------------------------
 
-def test_racing_transactions_lose_no_update(hearth):
+@pytest.mark.parametrize("retry", [False, True], ids=["fresh", "retryTransaction"])
+def test_racing_transactions_lose_no_update(hearth, retry):
+    """Each transaction reads the counter and writes read+1 (and a log document); an aborted
+    one begins again, fresh or as `retryTransaction` of the aborted one (the retry's priority)."""
+    hearth.clear()
     r = hearth.request("PATCH", doc_path("txc", "x"), {"fields": {"n": {"integerValue": "0"}}})
     assert r.status == 200
     successes = [0] * THREADS
@@ -245,10 +249,14 @@ def test_racing_transactions_lose_no_update(hearth):
 
     def worker(i, barrier):
         barrier.wait()
-        deadline = time.monotonic() + 6
+        deadline = time.monotonic() + 4
         k = 0
+        previous = None
         while time.monotonic() < deadline:
-            tx = hearth.request("POST", BEGIN, {}).json()["transaction"]
+            options = {"options": {"readWrite": {"retryTransaction": previous}}} if retry and previous else {}
+            r = hearth.request("POST", BEGIN, options)
+            assert r.status == 200, r
+            tx = r.json()["transaction"]
             r = hearth.request("GET", doc_path("txc", "x") + "?transaction=" + quote(tx, safe=""))
             assert r.status == 200, r
             v = integer(r.json(), "n")
@@ -257,14 +265,17 @@ def test_racing_transactions_lose_no_update(hearth):
                 {"update": {"name": f"{DOCS}/txlog/t{i:02d}-{k:04d}", "fields": {"v": {"integerValue": str(v + 1)}}}}]})
             if r.status == 200:
                 successes[i] += 1
+                previous = None
             else:
                 assert_firestore_error(r, 409, "ABORTED")
                 aborts[i] += 1
+                previous = tx
             k += 1
 
     run_threads(worker)
     total = sum(successes)
     assert total > 0, f"no transaction committed ({sum(aborts)} aborted)"
+    assert sum(aborts) > 0, f"{THREADS} racing transactions on one document, none aborted: no contention tested"
     got = integer(hearth.request("GET", doc_path("txc", "x")).json(), "n")
     assert got == total, f"lost update: counter {got} != {total} committed transactions ({sum(aborts)} aborted)"
     # The log: one document per committed transaction, values 1..total each exactly once
@@ -654,3 +665,31 @@ def test_write_stream_failing_batch_ends_only_its_stream(hearth):
             want |= {f"s{100 + i:02d}-{k:03d}" for k in range(per_stream)}
     got = names_in(hearth, "wsfail")
     assert got == want, f"extra {sorted(got - want)[:5]}, missing {sorted(want - got)[:5]}"
+
+
+# -- 10. grouped and ungrouped writers on one document ------------------------------------------
+
+def test_batch_write_and_grouped_commits_increment_one_counter(hearth):
+    """BatchWrite commits each write on its own, outside the group queue; Commit joins groups.
+    Both increment one counter at once: no increment is lost between the two paths."""
+    per_thread = 15
+
+    def worker(i, barrier):
+        barrier.wait()
+        inc = {"transform": {"document": f"{DOCS}/mix/c", "fieldTransforms": [
+            {"fieldPath": "n", "increment": {"integerValue": "1"}}]}}
+        for k in range(per_thread):
+            if i % 2:
+                r = hearth.request("POST", f"/v1/{DB}/documents:batchWrite", {"writes": [
+                    inc, {"update": {"name": f"{DOCS}/mixlog/b{i:02d}-{k:02d}", "fields": {}}}]},
+                    headers={"Authorization": "Bearer owner"})
+                assert r.status == 200, r
+                assert all(s.get("code", 0) == 0 for s in r.json().get("status", [])), r
+            else:
+                r = hearth.request("POST", COMMIT, {"writes": [
+                    inc, {"update": {"name": f"{DOCS}/mixlog/c{i:02d}-{k:02d}", "fields": {}}}]})
+                assert r.status == 200, r
+
+    run_threads(worker, n=32)
+    assert integer(hearth.request("GET", doc_path("mix", "c")).json(), "n") == 32 * per_thread
+    assert count(hearth, "mixlog") == 32 * per_thread
