@@ -693,3 +693,88 @@ def test_batch_write_and_grouped_commits_increment_one_counter(hearth):
     run_threads(worker, n=32)
     assert integer(hearth.request("GET", doc_path("mix", "c")).json(), "n") == 32 * per_thread
     assert count(hearth, "mixlog") == 32 * per_thread
+
+
+# -- 11. read your own acknowledged write, at once ----------------------------------------------
+
+def test_an_acknowledged_grouped_write_is_visible_to_the_next_read(hearth):
+    """An acknowledgement comes after the group's transaction is durable and visible: the
+    writer's very next GET, query and aggregation see it (no stale reader snapshot)."""
+    rounds = 6
+
+    def worker(i, barrier):
+        barrier.wait()
+        for k in range(rounds):
+            r = hearth.request("POST", COMMIT, {"writes": [
+                {"update": {"name": f"{DOCS}/ryw/r{i:02d}", "fields": {"k": {"integerValue": str(k)}, "i": {"integerValue": str(i)}}}},
+                {"update": {"name": f"{DOCS}/rywlog/r{i:02d}-{k}", "fields": {"i": {"integerValue": str(i)}}}}]})
+            assert r.status == 200, r
+            t = r.json()["commitTime"]
+            doc = hearth.request("GET", doc_path("ryw", f"r{i:02d}")).json()
+            assert integer(doc, "k") == k and doc["updateTime"] == t, (k, t, doc)
+            q = hearth.request("POST", RUN_QUERY, {"structuredQuery": {"from": [{"collectionId": "ryw"}], "where": {
+                "compositeFilter": {"op": "AND", "filters": [
+                    {"fieldFilter": {"field": {"fieldPath": "i"}, "op": "EQUAL", "value": {"integerValue": str(i)}}},
+                    {"fieldFilter": {"field": {"fieldPath": "k"}, "op": "EQUAL", "value": {"integerValue": str(k)}}}]}}}})
+            assert q.status == 200, q
+            assert sum("document" in x for x in q.json()) == 1, f"thread {i} round {k}: query misses the write"
+            a = hearth.request("POST", f"/v1/{DOCS}:runAggregationQuery", {"structuredAggregationQuery": {
+                "structuredQuery": {"from": [{"collectionId": "rywlog"}], "where": {"fieldFilter": {
+                    "field": {"fieldPath": "i"}, "op": "EQUAL", "value": {"integerValue": str(i)}}}},
+                "aggregations": [{"alias": "n", "count": {}}]}})
+            assert a.json()[0]["result"]["aggregateFields"]["n"] == {"integerValue": str(k + 1)}, a
+
+    run_threads(worker)
+
+
+# -- 12. clients that vanish while their commit waits for its group -----------------------------
+
+def test_clients_resetting_while_their_commit_waits(hearth):
+    """Writers send a commit and reset the connection at once (no one to acknowledge): each
+    abandoned commit is whole or absent, the server keeps serving, good commits still land."""
+    import socket
+    import struct
+    from hostile_support import connect
+
+    def worker(i, barrier):
+        barrier.wait()
+        for k in range(5):
+            name = f"v{i:02d}-{k}"
+            body = json.dumps({"writes": [
+                {"update": {"name": f"{DOCS}/vanish/{name}", "fields": {}}},
+                {"update": {"name": f"{DOCS}/vanishtwin/{name}", "fields": {}}}]}).encode()
+            if i % 2:
+                s = connect(hearth.port)
+                s.sendall(f"POST {COMMIT} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                          f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                s.close()  # RST
+            else:
+                r = hearth.request("POST", COMMIT, body)
+                assert r.status == 200, r
+
+    run_threads(worker)
+    time.sleep(0.5)  # let the abandoned ones finish
+    present, twins = names_in(hearth, "vanish"), names_in(hearth, "vanishtwin")
+    assert present == twins, f"half-applied abandoned commits: {sorted(present ^ twins)[:10]}"
+    good = {f"v{i:02d}-{k}" for i in range(0, THREADS, 2) for k in range(5)}
+    assert good <= present
+    r = hearth.request("POST", COMMIT, {"writes": [{"update": {"name": f"{DOCS}/vanish/after", "fields": {}}}]})
+    assert r.status == 200, r
+
+
+# -- 13. big commits in one group ----------------------------------------------------------------
+
+def test_big_commits_grouped_together(hearth):
+    per_commit = 400
+
+    def worker(i, barrier):
+        writes = [{"update": {"name": f"{DOCS}/bigg/b{i:02d}-{j:03d}", "fields": {"s": {"stringValue": "x" * 100}}}}
+                  for j in range(per_commit)]
+        barrier.wait()
+        r = hearth.request("POST", COMMIT, {"writes": writes}, timeout=60)
+        assert r.status == 200, r
+        assert len(r.json()["writeResults"]) == per_commit
+
+    run_threads(worker, n=32)
+    assert count(hearth, "bigg") == 32 * per_commit
