@@ -125,3 +125,44 @@ import Testing
         #expect(try e.getDocument(path("acct/a"), in: db, auth: .admin).value.fields["v"] == .integer(2))
     }
 }
+
+/// `FirestoreEngine.offPool`: reads of unbounded length run on the store's reader threads.
+@Suite struct OffPoolTests {
+    final class StartedCount: Sendable { let value = Atomic<Int>(0) }
+
+    /// As many blocked readers as the cooperative pool has threads (one per core): were they
+    /// on the pool, the task below could not run until they were released, and they are
+    /// released only after it ran.
+    @Test(.timeLimit(.minutes(1))) func blockedReadersLeaveTheCooperativePoolFree() async throws {
+        let e = try FirestoreEngine(store: InMemoryDocumentStore(), clock: TestClock().now)
+        let release = DispatchSemaphore(value: 0)
+        let started = StartedCount()
+        let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        let readers = (0..<cores).map { _ in
+            Task {
+                try await e.offPool { () throws(FirestoreError) -> Int in
+                    started.value.add(1, ordering: .relaxed)
+                    release.wait()
+                    return 1
+                }
+            }
+        }
+        while started.value.load(ordering: .relaxed) < cores { try await Task.sleep(for: .milliseconds(1)) }
+        let unblocked = await Task { 42 }.value
+        #expect(unblocked == 42)
+        for _ in 0..<cores { release.signal() }
+        var total = 0
+        for r in readers { total += try await r.value }
+        #expect(total == cores)
+    }
+
+    @Test func errorsComeBackTyped() async throws {
+        let e = try FirestoreEngine(store: InMemoryDocumentStore(), clock: TestClock().now)
+        do {
+            _ = try await e.offPool { () throws(FirestoreError) -> Int in throw .notFound("nothing") }
+            Issue.record("expected NOT_FOUND")
+        } catch {
+            #expect(error.code == .notFound)
+        }
+    }
+}

@@ -23,8 +23,10 @@ public struct FirestoreExecutor: Sendable {
     }
 
     /// Runs `request` for `auth` as `execute` does, except that a write waits for its group
-    /// commit (`FirestoreEngine.groupCommit`) without holding a thread: the entry point of
-    /// the network transports.
+    /// commit (`FirestoreEngine.groupCommit`) and a query or listing for a store thread
+    /// (`FirestoreEngine.offPool`) without holding a thread of the cooperative pool: the entry
+    /// point of the network transports. Point reads (GetDocument, BatchGetDocuments) and
+    /// transaction bookkeeping run where they are called.
     /// - Throws: as `execute`.
     public func perform(_ request: FirestoreRequest, auth: AuthContext) async throws(FirestoreError) -> FirestoreResponse {
         switch request {
@@ -32,6 +34,11 @@ public struct FirestoreExecutor: Sendable {
             let plan = try CommitPlan(request)
             return try plan.respond(
                 try await engine.groupCommit(plan.writes, in: plan.database, transaction: plan.transaction, auth: auth))
+        case .runQuery, .runAggregationQuery, .listDocuments, .listCollectionIds, .partitionQuery, .batchWrite:
+            // Reads of unbounded length (and BatchWrite's commit per write) run on the store's
+            // own threads, so a long scan never holds a thread of the cooperative pool that
+            // every other request's decoding, encoding and point read needs.
+            return try await engine.offPool { () throws(FirestoreError) in try self.execute(request, auth: auth) }
         default:
             return try execute(request, auth: auth)
         }
