@@ -59,7 +59,9 @@ public final class InMemoryDocumentStore: DocumentStore, Sendable {
 
     private static func apply(_ batch: CommitBatch, to state: inout State) {
         let (database, commitTime) = (batch.database, batch.commitTime)
-        var documents = state.databases[database] ?? [:]
+        // Taken out of the state, so the dictionary is uniquely referenced and changes in place
+        // (when no snapshot holds it) instead of being copied whole on every commit.
+        var documents = state.databases.removeValue(forKey: database) ?? [:]
         for mutation in batch.mutations {
             let old = documents[mutation.path]
             switch mutation {

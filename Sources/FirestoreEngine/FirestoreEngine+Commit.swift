@@ -32,6 +32,9 @@ extension FirestoreEngine {
             let snapshot = try store.snapshot()
             defer { snapshot.close() }
             let prepared = try prepareCommit(writes, in: database, transaction: transaction, auth: auth, over: snapshot, state: &state)
+            // Released before the write: the in-memory store then mutates its state in place
+            // instead of copying it away from the snapshot, and SQLite frees the reader.
+            snapshot.close()
             if !prepared.batch.mutations.isEmpty {
                 try store.commit(prepared.batch.mutations, in: database, commitTime: prepared.commitTime)
             }

@@ -74,6 +74,8 @@ extension FirestoreEngine {
                     job.continuation.resume(returning: .failure(error))
                 }
             }
+            // Released before the write, as in `commit`.
+            snapshot.close()
             let batches = accepted.compactMap { entry -> CommitBatch? in
                 entry.prepared.batch.mutations.isEmpty
                     ? nil : CommitBatch(mutations: entry.prepared.batch.mutations, database: entry.job.database, commitTime: entry.prepared.commitTime)
