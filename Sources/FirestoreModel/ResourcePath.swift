@@ -14,7 +14,9 @@ public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConverti
 
     /// Splits a slash-separated relative path (`"rooms/r1"`) into segments; empty string is the root.
     public init(relative: String) {
-        segments = relative.isEmpty ? [] : relative.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // Split on the byte `/`, not on Characters: every document name of every request.
+        segments = relative.isEmpty
+            ? [] : relative.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { String(relative[$0.startIndex..<$0.endIndex]) }
     }
 
     /// True when the path names a document (even, non-zero number of segments).
@@ -103,12 +105,22 @@ public struct DatabaseID: Sendable, Hashable, CustomStringConvertible {
     /// Parses a full name under this database's documents root into a relative path.
     /// - Throws: `.invalidArgument` when the name is not under `documentsRoot`.
     public func path(fromName name: String) throws(FirestoreError) -> ResourcePath {
-        if name == documentsRoot { return .root }
-        let prefix = documentsRoot + "/"
-        guard name.hasPrefix(prefix) else {
-            throw .invalidArgument("Name \"\(name)\" is not in database \"\(self.name)\".")
+        // `documentsRoot` and the `/` after it matched byte by byte, piece by piece, without
+        // building the root: every document name of every request comes through here.
+        let utf8 = name.utf8
+        var i = utf8.startIndex
+        func take(_ piece: String.UTF8View) -> Bool {
+            for byte in piece {
+                guard i < utf8.endIndex, utf8[i] == byte else { return false }
+                i = utf8.index(after: i)
+            }
+            return true
         }
-        let path = ResourcePath(relative: String(name.dropFirst(prefix.count)))
+        guard take("projects/".utf8), take(project.utf8), take("/databases/".utf8), take(database.utf8), take("/documents".utf8)
+        else { throw .invalidArgument("Name \"\(name)\" is not in database \"\(self.name)\".") }
+        if i == utf8.endIndex { return .root }
+        guard take("/".utf8) else { throw .invalidArgument("Name \"\(name)\" is not in database \"\(self.name)\".") }
+        let path = ResourcePath(relative: String(name[i...]))
         try path.validateIDs()
         return path
     }

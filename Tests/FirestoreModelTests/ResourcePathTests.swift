@@ -45,6 +45,17 @@ import Testing
         #expect(try db.path(fromName: db.documentsRoot + "/c") == ResourcePath(["c"]))
         #expect(try db.documentPath(fromName: db.documentsRoot + "/c/d/e/f") == ResourcePath(["c", "d", "e", "f"]))
         #expect(DatabaseID(project: "p", database: "named").name == "projects/p/databases/named")
+        // The root matched byte by byte: a longer id, a missing or extra piece is another database.
+        #expect(try db.path(fromName: db.documentsRoot + "/") == ResourcePath([]))
+        #expect(try db.path(fromName: db.documentsRoot + "/é/ü") == ResourcePath(["é", "ü"]))
+        for other in [
+            "projects/demo-pp/databases/(default)/documents/c", "projects/demo/databases/(default)/documents/c",
+            "projects/demo-p/databases/(default)/documentsX", "projects/demo-p/databases/(default)", "projects/demo-p/databases/other/documents",
+            "projects/demo-p", "", "/projects/demo-p/databases/(default)/documents",
+        ] {
+            #expect(throws: FirestoreError.self, "\(other)") { try db.path(fromName: other) }
+        }
+        #expect(ResourcePath(relative: "a//b/").segments == ["a", "", "b", ""])
     }
 
     @Test(arguments: [

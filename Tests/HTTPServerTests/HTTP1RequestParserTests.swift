@@ -88,6 +88,25 @@ private func firstRequest(_ input: String) throws -> HTTP1ParsedRequest {
         #expect(RequestTarget.split("http://localhost:8080/a/b?c=d") == ("/a/b", "c=d"))
         #expect(RequestTarget.split("http://localhost:8080").path == "/")
         #expect(RequestTarget.split("*") == ("*", nil))
+        // The byte scan keeps the Character-based split's answers.
+        #expect(RequestTarget.split("/a/b?c=d#frag") == ("/a/b", "c=d"))
+        #expect(RequestTarget.split("/a#f?x") == ("/a", nil))
+        #expect(RequestTarget.split("/a?") == ("/a", ""))
+        #expect(RequestTarget.split("/é/ü?q=é") == ("/é/ü", "q=é"))
+        #expect(RequestTarget.split("/v1/x://y?z") == ("/v1/x://y", "z"))
+        #expect(RequestTarget.split("http://h:1?q=1") == ("/", "q=1"))
+        // Against the Character-based split it replaced, over targets built from the delimiters.
+        let pieces = ["/", "?", "#", ":", "://", "a", "é", "h:1", "x=y", "", "*", "%2F"]
+        var n = 0
+        for a in pieces { for b in pieces { for c in pieces { for d in pieces {
+            let t = a + b + c + d
+            #expect(RequestTarget.split(t) == characterSplit(t), "\(t)")
+            n += 1
+        } } } }
+        #expect(n == 20_736)
+        #expect(RequestTarget.split("https://h/p?q#f") == ("/p", "q"))
+        #expect(RequestTarget.split("") == ("", nil))
+        #expect(RequestTarget.split("a:/b") == ("a:/b", nil))
         #expect(RequestTarget.formDecode("%zz%4") == "%zz%4")
         #expect(RequestTarget.formDecode("%C3%A9") == "é")
     }
@@ -239,4 +258,19 @@ private func firstRequest(_ input: String) throws -> HTTP1ParsedRequest {
             #expect(sawError, "\(raw)")
         }
     }
+}
+
+/// The request-target split as first written, on `Character`s: the reference the byte scan
+/// is checked against.
+private func characterSplit(_ target: String) -> (path: String, query: String?) {
+    var rest = Substring(target)
+    if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+    if let schemeEnd = rest.firstRange(of: "://"), !rest.hasPrefix("/") {
+        let afterScheme = rest[schemeEnd.upperBound...]
+        let pathStart = afterScheme.firstIndex { $0 == "/" || $0 == "?" } ?? afterScheme.endIndex
+        rest = afterScheme[pathStart...]
+        if rest.isEmpty || rest.hasPrefix("?") { rest = "/" + rest }
+    }
+    guard let question = rest.firstIndex(of: "?") else { return (String(rest), nil) }
+    return (String(rest[..<question]), String(rest[rest.index(after: question)...]))
 }

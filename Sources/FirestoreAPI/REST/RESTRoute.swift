@@ -45,7 +45,9 @@ public struct RESTRoute: Sendable, Equatable {
         } else {
             return nil
         }
-        var rawSegments = raw.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // Split on the byte `/` (not on Characters): every request's path goes through here.
+        var rawSegments = raw.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+            .map { String(raw[$0.startIndex..<$0.endIndex]) }
         var verb: String?
         if method == "POST", let last = rawSegments.last, let colon = last.lastIndex(of: ":") {
             let suffix = String(last[last.index(after: colon)...])

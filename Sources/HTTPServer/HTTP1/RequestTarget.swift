@@ -6,16 +6,34 @@ enum RequestTarget {
     /// Handles origin-form (`/a?b`), absolute-form (`http://h:1/a?b` → path `/a`) and
     /// asterisk-form (`*`). A `#fragment`, which clients must not send, is dropped.
     static func split(_ target: String) -> (path: String, query: String?) {
-        var rest = Substring(target)
-        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
-        if let schemeEnd = rest.firstRange(of: "://"), !rest.hasPrefix("/") {
-            let afterScheme = rest[schemeEnd.upperBound...]
-            let pathStart = afterScheme.firstIndex { $0 == "/" || $0 == "?" } ?? afterScheme.endIndex
-            rest = afterScheme[pathStart...]
-            if rest.isEmpty || rest.hasPrefix("?") { rest = "/" + rest }
+        // Scanned as bytes (every delimiter is ASCII): this runs for every request.
+        let utf8 = target.utf8
+        let slash = UInt8(ascii: "/"), question = UInt8(ascii: "?")
+        let end = utf8.firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
+        var start = utf8.startIndex
+        var prefix = ""
+        if utf8.first != slash, let afterScheme = Self.indexAfterScheme(utf8, before: end) {
+            start = utf8[afterScheme..<end].firstIndex { $0 == slash || $0 == question } ?? end
+            if start == end || utf8[start] == question { prefix = "/" }
         }
-        guard let question = rest.firstIndex(of: "?") else { return (String(rest), nil) }
-        return (String(rest[..<question]), String(rest[rest.index(after: question)...]))
+        guard let mark = utf8[start..<end].firstIndex(of: question) else { return (prefix + target[start..<end], nil) }
+        return (prefix + target[start..<mark], String(target[utf8.index(after: mark)..<end]))
+    }
+
+    /// The index just past the first `://` before `end`, if any.
+    private static func indexAfterScheme(_ utf8: String.UTF8View, before end: String.Index) -> String.Index? {
+        var i = utf8.startIndex
+        while i < end {
+            if utf8[i] == UInt8(ascii: ":") {
+                let a = utf8.index(after: i)
+                if a < end, utf8[a] == UInt8(ascii: "/") {
+                    let b = utf8.index(after: a)
+                    if b < end, utf8[b] == UInt8(ascii: "/") { return utf8.index(after: b) }
+                }
+            }
+            i = utf8.index(after: i)
+        }
+        return nil
     }
 
     /// Decodes a raw query such as `a=1&b=x+y&a=%C3%A9&flag` into
