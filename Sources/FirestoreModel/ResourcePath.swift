@@ -116,10 +116,10 @@ public struct DatabaseID: Sendable, Hashable, CustomStringConvertible {
             }
             return true
         }
-        guard take("projects/".utf8), take(project.utf8), take("/databases/".utf8), take(database.utf8), take("/documents".utf8)
+        guard take("projects/".utf8), take(project.utf8), take("/databases/".utf8), take(database.utf8), take("/documents".utf8),
+            i == utf8.endIndex || take("/".utf8)
         else { throw .invalidArgument("Name \"\(name)\" is not in database \"\(self.name)\".") }
         if i == utf8.endIndex { return .root }
-        guard take("/".utf8) else { throw .invalidArgument("Name \"\(name)\" is not in database \"\(self.name)\".") }
         let path = ResourcePath(relative: String(name[i...]))
         try path.validateIDs()
         return path

@@ -37,6 +37,15 @@ def hearth(request, tmp_path_factory):
     h.stop()
 
 
+@pytest.fixture()
+def durable(tmp_path):
+    """A server of its own on a SQLite file, for tests that kill -9 and restart it."""
+    h = Hearth(tmp_path, data=tmp_path / "hearth.sqlite")
+    h.start()
+    yield h
+    h.stop()
+
+
 @pytest.fixture(autouse=True)
 def _server_survives(request):
     """Checks after EVERY test that the module's server is alive and answers `GET /`."""

@@ -12,6 +12,7 @@ import os
 import signal
 import socket
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -353,3 +354,24 @@ def first_response(port: int, data: bytes, timeout: float = 5.0, close_wait: flo
 
 def doc_path(*segments: str) -> str:
     return "/v1/" + DOCS + "/" + "/".join(segments)
+
+
+def run_threads(target, n, timeout=60):
+    """Runs `target(i, barrier)` on `n` threads started together behind one barrier; fails on a
+    hung thread or on any thread's exception."""
+    errors: list[str] = []
+    barrier = threading.Barrier(n)
+
+    def wrapped(i):
+        try:
+            target(i, barrier)
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(f"thread {i}: {e!r}")
+
+    ts = [threading.Thread(target=wrapped, args=(i,)) for i in range(n)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join(timeout)
+    assert not any(t.is_alive() for t in ts), "a thread hung"
+    assert not errors, errors[:5]

@@ -6,37 +6,17 @@ docs/reference/firestore-wire.md §1.3 (BeginTransaction, Commit), §1.4 (precon
 
 from __future__ import annotations
 
-import threading
 import time
 from urllib.parse import quote
 
 import pytest
 
-from hostile_support import DB, DOCS, assert_firestore_error, doc_path
+from hostile_support import DB, DOCS, assert_firestore_error, doc_path, run_threads
 
 BEGIN = f"/v1/{DB}/documents:beginTransaction"
 COMMIT = f"/v1/{DB}/documents:commit"
 ROLLBACK = f"/v1/{DB}/documents:rollback"
 THREADS = 8
-
-
-def run_threads(target, n=THREADS, timeout=60):
-    errors: list[str] = []
-    barrier = threading.Barrier(n)
-
-    def wrapped(i):
-        try:
-            target(i, barrier)
-        except Exception as e:  # noqa: BLE001 - reported below
-            errors.append(f"thread {i}: {e!r}")
-
-    ts = [threading.Thread(target=wrapped, args=(i,)) for i in range(n)]
-    for t in ts:
-        t.start()
-    for t in ts:
-        t.join(timeout)
-    assert not any(t.is_alive() for t in ts), "a thread hung"
-    assert not errors, errors[:5]
 
 
 def test_read_write_transactions_on_shared_counters(hearth):
@@ -67,7 +47,7 @@ def test_read_write_transactions_on_shared_counters(hearth):
                 assert_firestore_error(r, 409, "ABORTED")
                 aborts[i] += 1
 
-    run_threads(worker)
+    run_threads(worker, THREADS)
     total = sum(successes)
     assert total == THREADS * per_thread, f"only {total} commits in time ({sum(aborts)} aborts)"
     for n in names:
@@ -93,7 +73,7 @@ def test_racing_creates_exactly_one_wins(hearth):
                 assert_firestore_error(r, 409, "ALREADY_EXISTS")
             results[i] = r.status
 
-        run_threads(worker)
+        run_threads(worker, THREADS)
         assert results.count(200) == 1, f"round {rnd}: {results}"
         winner = results.index(200)
         doc = hearth.request("GET", doc_path("race", f"d{rnd}")).json()
@@ -130,7 +110,7 @@ def racing_missing_reads(hearth, how: str):
                 assert_firestore_error(r, 409, "ABORTED")
             statuses[i] = r.status
 
-        run_threads(worker)
+        run_threads(worker, THREADS)
         assert statuses.count(200) == 1, f"round {rnd}: {statuses}"
 
 
@@ -166,7 +146,7 @@ def test_concurrent_increments_are_not_lost(hearth):
                 "fieldTransforms": [{"fieldPath": "n", "increment": {"integerValue": "1"}}]}}]})
             assert r.status == 200, r
 
-    run_threads(worker)
+    run_threads(worker, THREADS)
     got = hearth.request("GET", doc_path("inc", "x")).json()["fields"]["n"]
     assert got == {"integerValue": str(THREADS * per_thread)}
 

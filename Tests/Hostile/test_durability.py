@@ -15,14 +15,6 @@ from hostile_support import DB, DOCS, Hearth, doc_path
 COMMIT = f"/v1/{DB}/documents:commit"
 
 
-@pytest.fixture()
-def durable(tmp_path):
-    h = Hearth(tmp_path, data=tmp_path / "hearth.sqlite")
-    h.start()
-    yield h
-    h.stop()
-
-
 def get_status(h: Hearth, *segments: str) -> int:
     return h.request("GET", doc_path(*segments)).status
 

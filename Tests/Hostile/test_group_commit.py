@@ -23,7 +23,7 @@ from urllib.parse import quote
 
 import pytest
 
-from hostile_support import DB, DOCS, PROJECT, Hearth, assert_firestore_error, doc_path
+from hostile_support import DB, DOCS, PROJECT, Hearth, assert_firestore_error, doc_path, run_threads
 
 BEGIN = f"/v1/{DB}/documents:beginTransaction"
 COMMIT = f"/v1/{DB}/documents:commit"
@@ -39,34 +39,6 @@ def hearth(tmp_path_factory):
     h.start()
     yield h
     h.stop()
-
-
-@pytest.fixture()
-def durable(tmp_path):
-    h = Hearth(tmp_path, data=tmp_path / "hearth.sqlite")
-    h.start()
-    yield h
-    h.stop()
-
-
-def run_threads(target, n=THREADS, timeout=60):
-    """Runs `target(i, barrier)` on `n` threads; fails on a hung thread or any exception."""
-    errors: list[str] = []
-    barrier = threading.Barrier(n)
-
-    def wrapped(i):
-        try:
-            target(i, barrier)
-        except Exception as e:  # noqa: BLE001 - reported below
-            errors.append(f"thread {i}: {e!r}")
-
-    ts = [threading.Thread(target=wrapped, args=(i,)) for i in range(n)]
-    for t in ts:
-        t.start()
-    for t in ts:
-        t.join(timeout)
-    assert not any(t.is_alive() for t in ts), "a thread hung"
-    assert not errors, errors[:5]
 
 
 def integer(doc: dict, field: str) -> int:
@@ -168,7 +140,7 @@ def test_kill9_right_after_a_burst_of_grouped_acks(durable):
         statuses[i] = r.status
 
     for rnd in range(3):
-        run_threads(worker)
+        run_threads(worker, THREADS)
         assert statuses == [200] * THREADS, statuses
         durable.kill9()
         durable.start()
@@ -193,7 +165,7 @@ def test_racing_creates_in_one_group_exactly_one_wins_and_losers_leave_nothing(h
                 assert_firestore_error(r, 409, "ALREADY_EXISTS")
             statuses[i] = r.status
 
-        run_threads(worker)
+        run_threads(worker, THREADS)
         assert statuses.count(200) == 1, f"round {rnd}: {statuses.count(200)} winners"
         winner = statuses.index(200)
         doc = hearth.request("GET", doc_path("create", f"c{rnd}")).json()
@@ -224,7 +196,7 @@ def test_racing_updates_with_exists_true_on_a_deleted_document(hearth):
                 assert_firestore_error(r, 404, "NOT_FOUND")
             statuses[i] = r.status
 
-        run_threads(worker)
+        run_threads(worker, THREADS)
         deletes = [statuses[i] for i in range(0, THREADS, 2)]
         updates = [statuses[i] for i in range(1, THREADS, 2)]
         # Only the first delete finds the document; an update before it may have succeeded, none after.
@@ -272,7 +244,7 @@ def test_racing_transactions_lose_no_update(hearth, retry):
                 previous = tx
             k += 1
 
-    run_threads(worker)
+    run_threads(worker, THREADS)
     total = sum(successes)
     assert total > 0, f"no transaction committed ({sum(aborts)} aborted)"
     assert sum(aborts) > 0, f"{THREADS} racing transactions on one document, none aborted: no contention tested"
@@ -318,7 +290,7 @@ def test_every_commit_of_a_group_is_its_own_version(hearth):
             {"update": {"name": f"{DOCS}/ver/x", "fields": {"v": {"integerValue": str(i)}}}}]})
         statuses[i] = (r.status, r.json().get("commitTime") if r.status == 200 else None)
 
-    run_threads(worker)
+    run_threads(worker, THREADS)
     assert all(s == 200 for s, _ in statuses), statuses
     times = [t for _, t in statuses]
     assert len(set(times)) == THREADS, "two commits of a group share a commit time"
@@ -387,7 +359,7 @@ def test_bad_commits_mixed_into_grouped_traffic_fail_alone(hearth):
                     good_statuses.append(r.status)
                 assert r.status == 200, r
 
-    run_threads(worker)
+    run_threads(worker, THREADS)
     accepted = [(k, body) for status, k, body in bad_seen if status == 200]
     assert not accepted, f"bad commits accepted: {accepted[:3]}"
     want = {f"m{i:02d}-{rnd}" for i in range(THREADS) if i % 4 != 3 for rnd in range(rounds)}
@@ -419,7 +391,7 @@ def test_malformed_writes_on_create_update_delete_routes_mixed_with_good_ones(he
             r = hearth.request("PATCH", doc_path("routes", f"good{i:02d}"), {"fields": {"j": {"integerValue": str(i)}}})
             assert r.status == 200, r
 
-    run_threads(worker)
+    run_threads(worker, THREADS)
     assert names_in(hearth, "routes") == {f"good{i:02d}" for i in range(THREADS) if i % 8 >= 4}
 
 
@@ -565,7 +537,7 @@ def test_commits_to_new_databases_in_one_group(hearth):
             assert_firestore_error(r, 409, "ALREADY_EXISTS")
         statuses[i] = r.status
 
-    run_threads(worker)
+    run_threads(worker, THREADS)
     for k, db in enumerate(dbs):
         mine = [i for i in range(THREADS) if i % len(dbs) == k]
         winners = [i for i in mine if statuses[i] == 200]
@@ -724,7 +696,7 @@ def test_an_acknowledged_grouped_write_is_visible_to_the_next_read(hearth):
                 "aggregations": [{"alias": "n", "count": {}}]}})
             assert a.json()[0]["result"]["aggregateFields"]["n"] == {"integerValue": str(k + 1)}, a
 
-    run_threads(worker)
+    run_threads(worker, THREADS)
 
 
 # -- 12. clients that vanish while their commit waits for its group -----------------------------
@@ -753,7 +725,7 @@ def test_clients_resetting_while_their_commit_waits(hearth):
                 r = hearth.request("POST", COMMIT, body)
                 assert r.status == 200, r
 
-    run_threads(worker)
+    run_threads(worker, THREADS)
     time.sleep(0.5)  # let the abandoned ones finish
     present, twins = names_in(hearth, "vanish"), names_in(hearth, "vanishtwin")
     assert present == twins, f"half-applied abandoned commits: {sorted(present ^ twins)[:10]}"

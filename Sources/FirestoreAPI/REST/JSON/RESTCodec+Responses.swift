@@ -26,8 +26,8 @@ extension RESTCodec {
         }
     }
 
-    /// The JSON text of `encodeResponse(response, database:)`. A query's documents are written
-    /// straight into one buffer, element by element; other answers go through `JSONValue`.
+    /// The JSON text of `encodeResponse(response, database:)`. A query's elements are written
+    /// straight into one buffer; other answers go through `JSONValue`.
     public static func serializeResponse(_ response: FirestoreResponse, database: DatabaseID) -> [UInt8] {
         switch response {
         case .document(let d):
@@ -35,25 +35,15 @@ extension RESTCodec {
             out.reserveCapacity(1024)
             writeDocument(d, database: database, into: &out)
             return out
-        case .runQuery(let list) where list.allSatisfy({ $0.document != nil && $0.explainMetrics == nil }):
+        case .runQuery(let list):
             var out: [UInt8] = []
             out.reserveCapacity(64 + list.count * 768)
             out.append(UInt8(ascii: "["))
             for (i, m) in list.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(contentsOf: #"{"document":"#.utf8)
-                writeDocument(m.document!, database: database, into: &out)
-                if let t = m.readTime {
-                    out.append(contentsOf: #","readTime":""#.utf8)
-                    t.appendRFC3339(to: &out)
-                    out.append(UInt8(ascii: "\""))
+                if !writeDocumentElement(m, database: database, into: &out) {
+                    encodeRunQueryResponse(m, database: database).write(into: &out)
                 }
-                if m.done { out.append(contentsOf: #","done":true"#.utf8) }
-                if m.skippedResults > 0 {
-                    out.append(contentsOf: #","skippedResults":"#.utf8)
-                    out.append(contentsOf: String(m.skippedResults).utf8)
-                }
-                out.append(UInt8(ascii: "}"))
             }
             out.append(UInt8(ascii: "]"))
             return out
@@ -69,6 +59,8 @@ extension RESTCodec {
     /// element; a plan-only explain may be `{explainMetrics}` or `{readTime, explainMetrics}`;
     /// docs/reference/firestore-wire.md §1.12).
     public static func encodeRunQueryResponse(_ m: RunQueryResponse, database: DatabaseID) -> JSONValue {
+        var text: [UInt8] = []
+        if writeDocumentElement(m, database: database, into: &text) { return .fragment(text) }
         var members: [JSONValue.Member] = []
         if let d = m.document {
             members.append(.init("document", encodeDocument(d, database: database)))
@@ -84,6 +76,27 @@ extension RESTCodec {
         }
         if let e = m.explainMetrics { members.append(.init("explainMetrics", encodeExplainMetrics(e))) }
         return .object(members)
+    }
+
+    /// Appends the element of a RunQuery answer that carries a document and no explain
+    /// metrics, `{document, readTime?, done?, skippedResults?}`, as JSON text; returns false
+    /// (writing nothing) for every other element, which `encodeRunQueryResponse` builds.
+    static func writeDocumentElement(_ m: RunQueryResponse, database: DatabaseID, into out: inout [UInt8]) -> Bool {
+        guard let d = m.document, m.explainMetrics == nil else { return false }
+        out.append(contentsOf: #"{"document":"#.utf8)
+        writeDocument(d, database: database, into: &out)
+        if let t = m.readTime {
+            out.append(contentsOf: #","readTime":""#.utf8)
+            t.appendRFC3339(to: &out)
+            out.append(UInt8(ascii: "\""))
+        }
+        if m.done { out.append(contentsOf: #","done":true"#.utf8) }
+        if m.skippedResults > 0 {
+            out.append(contentsOf: #","skippedResults":"#.utf8)
+            out.append(contentsOf: String(m.skippedResults).utf8)
+        }
+        out.append(UInt8(ascii: "}"))
+        return true
     }
 
     /// A `BatchGetDocumentsResponse` element: `{found, readTime}`, `{missing: "<full name>", readTime}`,
