@@ -75,7 +75,7 @@ let package = Package(
             path: "Benchmarks/HearthBench",
             swiftSettings: strict),
 
-        .testTarget(name: "FirestoreModelTests", dependencies: ["FirestoreModel"], swiftSettings: strict),
+        .testTarget(name: "FirestoreModelTests", dependencies: ["FirestoreModel", "DeterministicRandom"], swiftSettings: strict),
         .testTarget(
             name: "DocumentStoreTests", dependencies: ["DocumentStore", "StoreWorkloads", "DeterministicRandom"],
             swiftSettings: strict),

@@ -2,11 +2,36 @@
 ///
 /// `createTime` is set by the first write after the document did not exist; `updateTime`
 /// advances only when a write changes the fields. Source: googleapis `document.proto`.
+///
+/// A document a store read keeps its fields in the stored encoding (`encodedFields`) until
+/// something asks for `fields`: filters read single values with `value(at:in:)`, and the REST
+/// and gRPC answers are written from the bytes. Equality and hashing are by value, whatever
+/// the form.
 public struct Document: Sendable, Hashable {
     /// The document's path relative to the documents root (even number of segments).
     public var path: ResourcePath
-    /// Top-level fields.
-    public var fields: [String: Value]
+    /// Top-level fields (decoded from `encodedFields` on first use; setting them drops it).
+    public var fields: [String: Value] {
+        get {
+            if let encodedFields { return encodedFields.fields }
+            return decodedFields
+        }
+        set {
+            encodedFields = nil
+            decodedFields = newValue
+        }
+        _modify {
+            if let e = encodedFields {
+                decodedFields = e.fields
+                encodedFields = nil
+            }
+            yield &decodedFields
+        }
+    }
+    /// The fields in their stored encoding, when the document was read from a store and its
+    /// fields have not been changed since.
+    public private(set) var encodedFields: EncodedFields?
+    private var decodedFields: [String: Value]
     /// Commit time of the write that created it.
     public var createTime: Timestamp
     /// Commit time of the last write that changed it.
@@ -15,15 +40,41 @@ public struct Document: Sendable, Hashable {
     /// Creates a document.
     public init(path: ResourcePath, fields: [String: Value], createTime: Timestamp, updateTime: Timestamp) {
         self.path = path
-        self.fields = fields
+        self.decodedFields = fields
+        self.encodedFields = nil
         self.createTime = createTime
         self.updateTime = updateTime
     }
 
-    /// The value at `path`; `__name__` yields a reference in `database`.
+    /// Creates a document whose fields stay encoded until asked for.
+    public init(path: ResourcePath, encodedFields: EncodedFields, createTime: Timestamp, updateTime: Timestamp) {
+        self.path = path
+        self.decodedFields = [:]
+        self.encodedFields = encodedFields
+        self.createTime = createTime
+        self.updateTime = updateTime
+    }
+
+    /// True when the document has no fields, without decoding them.
+    public var hasNoFields: Bool { encodedFields?.isEmpty ?? decodedFields.isEmpty }
+
+    /// The value at `path`; `__name__` yields a reference in `database`. An encoded document
+    /// reads the one value from its bytes.
     public func value(at fieldPath: FieldPath, in database: DatabaseID) -> Value? {
         if fieldPath.isDocumentKey { return .reference(database.resourceName(path)) }
-        return fields.value(at: fieldPath)
+        if let encodedFields { return encodedFields.value(at: fieldPath) }
+        return decodedFields.value(at: fieldPath)
+    }
+
+    public static func == (a: Document, b: Document) -> Bool {
+        a.path == b.path && a.createTime == b.createTime && a.updateTime == b.updateTime && a.fields == b.fields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(path)
+        hasher.combine(createTime)
+        hasher.combine(updateTime)
+        hasher.combine(fields)
     }
 }
 

@@ -14,29 +14,50 @@ extension Timestamp {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secOfDay = seconds - days * 86_400
         let (y, m, d) = Self.civil(fromDays: days)
-        appendDigits(y, 4, to: &out)
-        out.append(UInt8(ascii: "-"))
-        appendDigits(m, 2, to: &out)
-        out.append(UInt8(ascii: "-"))
-        appendDigits(d, 2, to: &out)
-        out.append(UInt8(ascii: "T"))
-        appendDigits(secOfDay / 3600, 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        appendDigits(secOfDay / 60 % 60, 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        appendDigits(secOfDay % 60, 2, to: &out)
-        if nanos != 0 {
-            let n = Int64(nanos)
-            out.append(UInt8(ascii: "."))
-            if n % 1_000_000 == 0 {
-                appendDigits(n / 1_000_000, 3, to: &out)
-            } else if n % 1000 == 0 {
-                appendDigits(n / 1000, 6, to: &out)
-            } else {
-                appendDigits(n, 9, to: &out)
+        // Written into a stack buffer, then appended once (every document has two of these).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+            var n = 0
+            func put(_ byte: UInt8) {
+                buffer[n] = byte
+                n += 1
             }
+            func digits(_ v: Int64, _ width: Int) {
+                // Zero-padded to `width`; a larger `v` keeps its low digits and a negative one
+                // (never a valid field) writes zeros. Division by the constant 10 is a multiply.
+                var rest = v < 0 ? 0 : UInt64(v)
+                var i = n + width - 1
+                while i >= n {
+                    buffer[i] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
+                    i -= 1
+                }
+                n += width
+            }
+            digits(y, 4)
+            put(UInt8(ascii: "-"))
+            digits(m, 2)
+            put(UInt8(ascii: "-"))
+            digits(d, 2)
+            put(UInt8(ascii: "T"))
+            digits(secOfDay / 3600, 2)
+            put(UInt8(ascii: ":"))
+            digits(secOfDay / 60 % 60, 2)
+            put(UInt8(ascii: ":"))
+            digits(secOfDay % 60, 2)
+            if nanos != 0 {
+                let f = Int64(nanos)
+                put(UInt8(ascii: "."))
+                if f % 1_000_000 == 0 {
+                    digits(f / 1_000_000, 3)
+                } else if f % 1000 == 0 {
+                    digits(f / 1000, 6)
+                } else {
+                    digits(f, 9)
+                }
+            }
+            put(UInt8(ascii: "Z"))
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<n]))
         }
-        out.append(UInt8(ascii: "Z"))
     }
 
     /// Parses RFC 3339: `YYYY-MM-DDTHH:MM:SS[.f{1,9}](Z|±HH:MM)`; `t` and `z` accepted.
@@ -136,17 +157,20 @@ extension Timestamp {
     }
 }
 
-/// Appends the decimal digits of `v` (0 ≤ v < 10^width: timestamps stay within years
-/// 0001…9999), zero-padded to exactly `width`.
-private func appendDigits(_ v: Int64, _ width: Int, to out: inout [UInt8]) {
-    // Most significant digit first, zero-padded to `width`; a larger `v` keeps its low digits
-    // and a negative one (never a valid field) writes zeros.
-    var divisor: Int64 = 1
-    for _ in 1..<width { divisor *= 10 }
-    var rest = v < 0 ? 0 : v % (divisor * 10)
-    while divisor > 0 {
-        out.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-        rest %= divisor
-        divisor /= 10
+/// Decimal text of integers, written without an intermediate `String`.
+public enum DecimalText {
+    /// Appends `v` in decimal (`-` then the digits, as `String(v)` writes it).
+    public static func append(_ v: Int64, to out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            var rest = v.magnitude
+            var i = 20
+            repeat {
+                i -= 1
+                buffer[i] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest != 0
+            if v < 0 { out.append(UInt8(ascii: "-")) }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[i..<20]))
+        }
     }
 }

@@ -70,7 +70,7 @@ final class SQLiteSnapshot: StoreSnapshot {
         documentsDecoded += 1
         return Document(
             path: try OrderedKey.decodePath(statement.blob(at: column)),
-            fields: try FieldsCodec.decode(statement.blob(at: column + 1)),
+            encodedFields: try EncodedFields(validating: Array(statement.blob(at: column + 1))),
             createTime: Timestamp(
                 seconds: statement.int64(at: column + 2), nanos: Int32(truncatingIfNeeded: statement.int64(at: column + 3))),
             updateTime: Self.updateTime(statement, documentColumnsFrom: column))

@@ -61,6 +61,14 @@ extension JSONValue {
         s.withUTF8 { writeEscaped($0, into: &out) }
     }
 
+    /// Appends the well-formed UTF-8 `utf8` as a JSON string, quoted and escaped as
+    /// `writeString` escapes a String: for text read straight from stored bytes.
+    public static func writeString(utf8: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        writeEscaped(utf8.assumingMemoryBound(to: UInt8.self), into: &out)
+        out.append(UInt8(ascii: "\""))
+    }
+
     /// Writes `bytes` (UTF-8) as the inside of a JSON string: runs that need no escape are appended whole,
     /// which is nearly every byte of a Firestore answer.
     private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {

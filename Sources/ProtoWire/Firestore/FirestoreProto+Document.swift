@@ -33,7 +33,11 @@ extension FirestoreProto {
     /// Writes the fields of a Document: name, fields (sorted by key), create_time, update_time.
     static func encodeDocument(_ document: Document, database: DatabaseID, into w: inout ProtoWriter) {
         w.writeStringField(1, database.resourceName(document.path))
-        encodeFields(document.fields, field: 2, into: &w)
+        if let encoded = document.encodedFields {
+            encodeFields(encoded, field: 2, into: &w)
+        } else {
+            encodeFields(document.fields, field: 2, into: &w)
+        }
         writeTimestampField(3, document.createTime, into: &w)
         writeTimestampField(4, document.updateTime, into: &w)
     }

@@ -70,6 +70,12 @@ public struct ProtoWriter: Sendable {
         }
     }
 
+    /// Drops everything written after the first `count` bytes (a writer that must start a
+    /// part over). - Precondition: `count <= bytes.count`.
+    public mutating func truncate(to count: Int) {
+        bytes.removeSubrange(count...)
+    }
+
     /// Encodes a signed integer with zigzag (`0→0, -1→1, 1→2, -2→3, …`) for `sint32`/`sint64`.
     public static func zigZagEncode(_ n: Int64) -> UInt64 { UInt64(bitPattern: (n << 1) ^ (n >> 63)) }
 }

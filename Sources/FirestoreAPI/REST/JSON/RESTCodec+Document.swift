@@ -127,9 +127,13 @@ extension RESTCodec {
             JSONValue.writeStringContents(segment, into: &out)
         }
         out.append(UInt8(ascii: "\""))
-        if !document.fields.isEmpty {
+        if !document.hasNoFields {
             out.append(contentsOf: #","fields":"#.utf8)
-            writeFields(document.fields, into: &out)
+            if let encoded = document.encodedFields {
+                writeFields(encoded, into: &out)
+            } else {
+                writeFields(document.fields, into: &out)
+            }
         }
         out.append(contentsOf: #","createTime":""#.utf8)
         document.createTime.appendRFC3339(to: &out)

@@ -166,7 +166,7 @@ extension RESTCodec {
         case .boolean(let b): out.append(contentsOf: (b ? #"{"booleanValue":true}"# : #"{"booleanValue":false}"#).utf8)
         case .integer(let i):
             out.append(contentsOf: #"{"integerValue":""#.utf8)
-            out.append(contentsOf: String(i).utf8)
+            DecimalText.append(i, to: &out)
             out.append(contentsOf: #""}"#.utf8)
         case .double(let d):
             out.append(contentsOf: #"{"doubleValue":"#.utf8)

@@ -1,5 +1,3 @@
-import FirestoreModel
-
 /// The compact, reversible binary encoding of a document's fields as stored in SQLite.
 ///
 /// Bit-exact round trip of every `Value` (int64 extremes, `-0.0`, NaN payloads, nanosecond
@@ -7,7 +5,7 @@ import FirestoreModel
 /// `OrderedKey`'s job. Layout:
 ///
 /// ```
-/// fields  := version(0x01) count:varint (keyLen:varint keyUTF8 value)*
+/// fields  := version(0x02) count:varint (keyLen:varint keyUTF8 value)*
 /// value   := 0x00 null | 0x01 false | 0x02 true
 ///          | 0x03 zigzag-varint int64 | 0x04 8-byte little-endian double bit pattern
 ///          | 0x05 zigzag-varint seconds, varint nanos
@@ -16,45 +14,52 @@ import FirestoreModel
 ///          | 0x0A count:varint value* (array) | 0x0B count:varint (keyLen key value)* (map)
 /// ```
 ///
+/// Version 2 writes the entries of every map (the top level included) in UTF-8 byte order of
+/// their keys, the order REST JSON and deterministic protobuf write them, so an answer can be
+/// written from the stored bytes in one pass (`EncodedFields`, the REST and gRPC
+/// transcoders). Version 1 (entries in dictionary order) is still read.
+///
 /// Decoding reads straight from SQLite's column buffer (no copy) and validates every
 /// length, so corrupt bytes throw instead of trapping.
-enum FieldsCodec {
-    /// The first byte of every encoding; bumped when the layout changes.
-    static let version: UInt8 = 0x01
+public enum FieldsCodec {
+    /// The first byte of every encoding this build writes: map entries in key order.
+    public static let version: UInt8 = 0x02
+    /// The first byte of the encoding of earlier builds: map entries in dictionary order.
+    public static let unorderedVersion: UInt8 = 0x01
 
     /// Value tags of the layout above.
-    enum Tag {
+    public enum Tag {
         /// `null`
-        static let null: UInt8 = 0x00
+        public static let null: UInt8 = 0x00
         /// `false`
-        static let falseValue: UInt8 = 0x01
+        public static let falseValue: UInt8 = 0x01
         /// `true`
-        static let trueValue: UInt8 = 0x02
+        public static let trueValue: UInt8 = 0x02
         /// zigzag varint int64
-        static let integer: UInt8 = 0x03
+        public static let integer: UInt8 = 0x03
         /// 8-byte double
-        static let double: UInt8 = 0x04
+        public static let double: UInt8 = 0x04
         /// seconds, nanos
-        static let timestamp: UInt8 = 0x05
+        public static let timestamp: UInt8 = 0x05
         /// length-prefixed UTF-8
-        static let string: UInt8 = 0x06
+        public static let string: UInt8 = 0x06
         /// length-prefixed bytes
-        static let bytes: UInt8 = 0x07
+        public static let bytes: UInt8 = 0x07
         /// length-prefixed resource name
-        static let reference: UInt8 = 0x08
+        public static let reference: UInt8 = 0x08
         /// two doubles
-        static let geoPoint: UInt8 = 0x09
+        public static let geoPoint: UInt8 = 0x09
         /// count, values
-        static let array: UInt8 = 0x0A
+        public static let array: UInt8 = 0x0A
         /// count, entries
-        static let map: UInt8 = 0x0B
+        public static let map: UInt8 = 0x0B
     }
 
     /// Nesting deeper than this is treated as corruption (Firestore allows 20).
-    static let maxDepth = 64
+    public static let maxDepth = 64
 
     /// Encodes a document's top-level fields. - Complexity: O(size of the fields).
-    static func encode(_ fields: [String: Value]) -> [UInt8] {
+    public static func encode(_ fields: [String: Value]) -> [UInt8] {
         var out: [UInt8] = [version]
         out.reserveCapacity(64)
         appendEntries(fields, to: &out)
@@ -63,10 +68,9 @@ enum FieldsCodec {
 
     /// Decodes bytes made by `encode(_:)`.
     /// - Throws: `.internalError` for an unknown version, tag or a truncated buffer.
-    static func decode(_ bytes: UnsafeRawBufferPointer) throws(FirestoreError) -> [String: Value] {
+    public static func decode(_ bytes: UnsafeRawBufferPointer) throws(FirestoreError) -> [String: Value] {
         var reader = FieldsReader(bytes)
-        let v = try reader.byte()
-        guard v == version else { throw .internalError("Stored fields have unknown encoding version \(v).") }
+        try reader.version()
         let fields = try reader.entries(depth: 0)
         guard reader.isAtEnd else { throw .internalError("Stored fields have trailing bytes.") }
         return fields
@@ -74,14 +78,16 @@ enum FieldsCodec {
 
     /// Decodes an array of bytes made by `encode(_:)`.
     /// - Throws: as `decode(_: UnsafeRawBufferPointer)`.
-    static func decode(_ bytes: [UInt8]) throws(FirestoreError) -> [String: Value] {
+    public static func decode(_ bytes: [UInt8]) throws(FirestoreError) -> [String: Value] {
         let result = bytes.withUnsafeBytes { buffer in Result { () throws(FirestoreError) in try decode(buffer) } }
         return try result.get()
     }
 
+    /// Appends the count and the entries of `fields` in UTF-8 byte order of their keys.
     private static func appendEntries(_ fields: [String: Value], to out: inout [UInt8]) {
         appendVarint(UInt64(fields.count), to: &out)
-        for (key, value) in fields {
+        let entries = fields.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        for (key, value) in entries {
             appendVarint(UInt64(key.utf8.count), to: &out)
             out.append(contentsOf: key.utf8)
             append(value, to: &out)
@@ -131,7 +137,7 @@ enum FieldsCodec {
     }
 
     /// Appends `x` as an unsigned LEB128 varint (7 bits per byte, low bits first).
-    static func appendVarint(_ x: UInt64, to out: inout [UInt8]) {
+    public static func appendVarint(_ x: UInt64, to out: inout [UInt8]) {
         var v = x
         while v >= 0x80 {
             out.append(UInt8(truncatingIfNeeded: v) | 0x80)
@@ -146,22 +152,40 @@ enum FieldsCodec {
     }
 }
 
-/// A bounds-checked cursor over encoded fields.
-struct FieldsReader {
+/// A bounds-checked cursor over encoded fields (`FieldsCodec`'s layout): what the decoder,
+/// the one-field extraction and the REST and gRPC transcoders read with.
+public struct FieldsReader {
     private let buffer: UnsafeRawBufferPointer
     private var position = 0
+    /// Set by `version()`: map entries are in UTF-8 key order, so a seek may stop early.
+    public private(set) var isOrdered = false
 
     /// A reader at the start of `buffer` (which must outlive it).
-    init(_ buffer: UnsafeRawBufferPointer) { self.buffer = buffer }
+    public init(_ buffer: UnsafeRawBufferPointer) { self.buffer = buffer }
 
     /// True when every byte was consumed.
-    var isAtEnd: Bool { position == buffer.count }
+    public var isAtEnd: Bool { position == buffer.count }
+
+    /// Consumes the version byte.
+    /// - Returns: true when map entries are in UTF-8 key order (`FieldsCodec.version`), false
+    ///   for the dictionary order of `FieldsCodec.unorderedVersion`.
+    /// - Throws: `.internalError` for any other version or an empty buffer.
+    @discardableResult
+    public mutating func version() throws(FirestoreError) -> Bool {
+        let v = try byte()
+        switch v {
+        case FieldsCodec.version: isOrdered = true
+        case FieldsCodec.unorderedVersion: isOrdered = false
+        default: throw .internalError("Stored fields have unknown encoding version \(v).")
+        }
+        return isOrdered
+    }
 
     private static func truncated() -> FirestoreError { .internalError("Stored fields are truncated.") }
 
     /// Consumes one byte.
     /// - Throws: `.internalError` at the end of the buffer.
-    mutating func byte() throws(FirestoreError) -> UInt8 {
+    public mutating func byte() throws(FirestoreError) -> UInt8 {
         guard position < buffer.count else { throw Self.truncated() }
         defer { position += 1 }
         return buffer[position]
@@ -169,7 +193,7 @@ struct FieldsReader {
 
     /// Consumes a LEB128 varint.
     /// - Throws: `.internalError` when truncated or longer than 64 bits.
-    mutating func varint() throws(FirestoreError) -> UInt64 {
+    public mutating func varint() throws(FirestoreError) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -183,7 +207,7 @@ struct FieldsReader {
 
     /// Consumes a varint length that must fit in the remaining bytes.
     /// - Throws: `.internalError` when it does not.
-    mutating func length() throws(FirestoreError) -> Int {
+    public mutating func length() throws(FirestoreError) -> Int {
         let n = try varint()
         guard n <= UInt64(buffer.count - position) else { throw Self.truncated() }
         return Int(n)
@@ -191,7 +215,7 @@ struct FieldsReader {
 
     /// Consumes 8 little-endian bytes.
     /// - Throws: `.internalError` when truncated.
-    mutating func fixed64() throws(FirestoreError) -> UInt64 {
+    public mutating func fixed64() throws(FirestoreError) -> UInt64 {
         guard buffer.count - position >= 8 else { throw Self.truncated() }
         var v: UInt64 = 0
         withUnsafeMutableBytes(of: &v) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[position..<position + 8])) }
@@ -201,7 +225,7 @@ struct FieldsReader {
 
     /// Consumes a length-prefixed byte run, without copying.
     /// - Throws: `.internalError` when truncated.
-    mutating func slice() throws(FirestoreError) -> UnsafeRawBufferPointer {
+    public mutating func slice() throws(FirestoreError) -> UnsafeRawBufferPointer {
         let n = try length()
         defer { position += n }
         return UnsafeRawBufferPointer(rebasing: buffer[position..<position + n])
@@ -209,11 +233,11 @@ struct FieldsReader {
 
     /// Consumes a length-prefixed UTF-8 string.
     /// - Throws: `.internalError` when truncated.
-    mutating func string() throws(FirestoreError) -> String { String(decoding: try slice(), as: UTF8.self) }
+    public mutating func string() throws(FirestoreError) -> String { String(decoding: try slice(), as: UTF8.self) }
 
     /// Consumes a count and that many (key, value) entries.
     /// - Throws: `.internalError` on corrupt bytes or nesting deeper than `maxDepth`.
-    mutating func entries(depth: Int) throws(FirestoreError) -> [String: Value] {
+    public mutating func entries(depth: Int) throws(FirestoreError) -> [String: Value] {
         guard depth <= FieldsCodec.maxDepth else { throw .internalError("Stored value is nested too deeply.") }
         let count = try length()  // each entry takes at least 2 bytes, so this bounds memory
         var out = [String: Value](minimumCapacity: count)
@@ -226,7 +250,7 @@ struct FieldsReader {
 
     /// Consumes one tagged value.
     /// - Throws: `.internalError` on corrupt bytes or nesting deeper than `maxDepth`.
-    mutating func value(depth: Int) throws(FirestoreError) -> Value {
+    public mutating func value(depth: Int) throws(FirestoreError) -> Value {
         let tag = try byte()
         switch tag {
         case FieldsCodec.Tag.null: return .null

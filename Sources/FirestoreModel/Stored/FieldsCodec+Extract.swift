@@ -1,5 +1,3 @@
-import FirestoreModel
-
 /// Reading one field out of encoded fields without materialising the others: what index
 /// builds and index maintenance need (one field of many).
 extension FieldsCodec {
@@ -7,10 +5,9 @@ extension FieldsCodec {
     ///
     /// Skips every other entry by its encoded length, allocating nothing for them.
     /// - Throws: `.internalError` on corrupt bytes.
-    static func value(at path: FieldPath, in bytes: UnsafeRawBufferPointer) throws(FirestoreError) -> Value? {
+    public static func value(at path: FieldPath, in bytes: UnsafeRawBufferPointer) throws(FirestoreError) -> Value? {
         var reader = FieldsReader(bytes)
-        let v = try reader.byte()
-        guard v == version else { throw .internalError("Stored fields have unknown encoding version \(v).") }
+        try reader.version()
         var segments = path.segments[...]
         while let wanted = segments.popFirst() {
             guard try reader.seekEntry(wanted) else { return nil }
@@ -25,19 +22,32 @@ extension FieldsReader {
     /// Positions the reader at the value of entry `key` of the map whose count is next.
     /// - Returns: false (position unspecified) when there is no such key.
     /// - Throws: `.internalError` on corrupt bytes.
-    mutating func seekEntry(_ key: String) throws(FirestoreError) -> Bool {
+    public mutating func seekEntry(_ key: String) throws(FirestoreError) -> Bool {
         let count = try length()
         for _ in 0..<count {
-            let k = try slice()
-            if k.elementsEqual(key.utf8) { return true }
+            let order = Self.compare(try slice(), key.utf8)
+            if order == 0 { return true }
+            if order > 0 && isOrdered { return false }  // past it: the entries are in key order
             try skipValue(depth: 0)
         }
         return false
     }
 
+    /// Byte order of a stored key against `key`'s UTF-8 (a shared prefix puts the shorter
+    /// first): negative, zero or positive.
+    static func compare(_ stored: UnsafeRawBufferPointer, _ key: String.UTF8View) -> Int {
+        var i = 0
+        for byte in key {
+            guard i < stored.count else { return -1 }
+            if stored[i] != byte { return stored[i] < byte ? -1 : 1 }
+            i += 1
+        }
+        return stored.count - i
+    }
+
     /// Consumes one tagged value without building it.
     /// - Throws: `.internalError` on corrupt bytes or nesting deeper than `FieldsCodec.maxDepth`.
-    mutating func skipValue(depth: Int) throws(FirestoreError) {
+    public mutating func skipValue(depth: Int) throws(FirestoreError) {
         guard depth <= FieldsCodec.maxDepth else { throw .internalError("Stored value is nested too deeply.") }
         switch try byte() {
         case FieldsCodec.Tag.null, FieldsCodec.Tag.falseValue, FieldsCodec.Tag.trueValue: return
