@@ -66,6 +66,18 @@ public struct Document: Sendable, Hashable {
         return decodedFields.value(at: fieldPath)
     }
 
+    /// The fields under one of `paths` (a projection / field mask, as
+    /// `[String: Value].projected(to:)`); an encoded document reads only those values from its
+    /// bytes.
+    public func projected(to paths: [FieldPath]) -> [String: Value] {
+        guard let encodedFields else { return decodedFields.projected(to: paths) }
+        var out: [String: Value] = [:]
+        for p in paths where !p.isDocumentKey {
+            if let v = encodedFields.value(at: p) { out.setValue(v, at: p) }
+        }
+        return out
+    }
+
     public static func == (a: Document, b: Document) -> Bool {
         a.path == b.path && a.createTime == b.createTime && a.updateTime == b.updateTime && a.fields == b.fields
     }

@@ -157,4 +157,22 @@ import Testing
         deep.append(0x00)
         #expect(throws: FirestoreError.self) { try EncodedFields(validating: deep) }  // nested too deeply
     }
+
+    @Test func projectionOfAStoredDocumentIsTheProjectionOfItsFields() throws {
+        var gen = ValueGenerator(rng: SplitMix64(seed: 29))
+        let masks: [[FieldPath]] = [
+            [], [FieldPath(["a"])], [FieldPath(["b", "a"]), FieldPath(["é"])], [FieldPath(["b"]), FieldPath(["b", "a"])],
+            [FieldPath.documentKey, FieldPath(["zz"])], [FieldPath(["b", "é"]), FieldPath(["b", "a", "b"])],
+        ]
+        let t = Timestamp(seconds: 1, nanos: 0)
+        for _ in 0..<300 {
+            let fields = ["a": gen.value(), "b": gen.mapValue(depth: 0), "é": gen.value()]
+            let stored = Document(
+                path: ResourcePath(["c", "d"]), encodedFields: try EncodedFields(validating: FieldsCodec.encode(fields)),
+                createTime: t, updateTime: t)
+            for mask in masks {
+                #expect(bitIdentical(stored.projected(to: mask), fields.projected(to: mask)))
+            }
+        }
+    }
 }

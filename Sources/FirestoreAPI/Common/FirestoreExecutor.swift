@@ -132,6 +132,63 @@ public struct FirestoreExecutor: Sendable {
         return messages
     }
 
+    /// Documents per page of a streamed RunQuery (`streamQuery`): a page is read, encoded and
+    /// sent before the next is read, so this bounds the answer's memory (about 1 MiB of
+    /// documents of 1 KiB).
+    public static let queryPageSize = 1_000
+
+    /// True when `streamQuery` can answer `r`: outside a transaction, without explain options.
+    public static func streams(_ r: RunQueryRequest) -> Bool {
+        guard r.explainOptions == nil else { return false }
+        switch r.consistency {
+        case .strong, .readTime: return true
+        case .transaction, .newTransaction: return false
+        }
+    }
+
+    /// RunQuery answered in pages (`FirestoreEngine.runQueryPages`): `send` gets each page's
+    /// messages, the same messages `runQuery` answers (the skipped count on the first, `done`
+    /// on the last), and the next page is read only after `send` returns, so a slow reader
+    /// holds back the reading (HTTP/2 flow control and TCP back-pressure reach the store).
+    /// - Precondition: `streams(r)`.
+    /// - Throws: as `runQuery`, and what `send` throws.
+    public func streamQuery(
+        _ r: RunQueryRequest, auth: AuthContext, pageSize: Int = FirestoreExecutor.queryPageSize,
+        send: ([RunQueryResponse]) async throws(FirestoreError) -> Void
+    ) async throws(FirestoreError) {
+        let started = ContinuousClock.now
+        var statistics: QueryStatistics?
+        var returned = 0
+        let select = r.target.query.select
+        try await engine.runQueryPages(r.target, in: r.database, consistency: r.consistency, auth: auth, pageSize: pageSize) {
+            (page) throws(FirestoreError) in
+            if var s = statistics {
+                s.indexEntriesScanned += page.statistics.indexEntriesScanned
+                s.documentsScanned += page.statistics.documentsScanned
+                statistics = s
+            } else {
+                statistics = page.statistics
+            }
+            var messages: [RunQueryResponse] = []
+            messages.reserveCapacity(page.documents.count)
+            let skipped = Int32(clamping: page.skipped)
+            for (i, d) in page.documents.enumerated() {
+                messages.append(
+                    RunQueryResponse(
+                        document: d.masked(select), readTime: page.readTime, skippedResults: i == 0 ? skipped : 0,
+                        done: page.isLast && i == page.documents.count - 1))
+            }
+            if page.documents.isEmpty {
+                // Nothing on this last page: the read time, the skipped count and `done` (alone
+                // when nothing matched at all).
+                messages.append(RunQueryResponse(document: nil, readTime: page.readTime, skippedResults: skipped, done: true))
+            }
+            returned += page.documents.count
+            try await send(messages)
+        }
+        logQuery(r.target, database: r.database, statistics: statistics ?? QueryStatistics(), returned: returned, elapsed: ContinuousClock.now - started)
+    }
+
     /// One message per document (the skipped count on the first, `done` on the last), or one
     /// with the read time, the skipped count and `done` when nothing matched.
     private func appendResults(
@@ -241,7 +298,7 @@ extension Document {
     func masked(_ mask: [FieldPath]?) -> Document {
         guard let mask else { return self }
         var d = self
-        d.fields = fields.projected(to: mask)
+        d.fields = projected(to: mask)
         return d
     }
 }

@@ -68,6 +68,19 @@ public struct FirestoreGRPCService: Sendable {
                 try await WriteStream(transport: GRPCStreamTransport(call: call), engine: executor.engine, auth: auth).run()
             default:
                 let request = try FirestoreProto.request(method, from: try await call.singleRequest())
+                if case .runQuery(let query) = request, FirestoreExecutor.streams(query) {
+                    // Page by page: each page is sent (at the pace HTTP/2 flow control allows)
+                    // before the next is read.
+                    try await executor.streamQuery(query, auth: auth) { (messages) throws(FirestoreError) in
+                        if let deadline = call.deadline, ContinuousClock.now >= deadline {
+                            throw FirestoreError(.deadlineExceeded, "Deadline exceeded.")
+                        }
+                        for message in FirestoreProto.messages(.runQuery(messages), database: request.database) {
+                            try await call.send(message)
+                        }
+                    }
+                    return nil
+                }
                 let response = try await executor.perform(request, auth: auth)
                 if let deadline = call.deadline, ContinuousClock.now >= deadline {
                     throw FirestoreError(.deadlineExceeded, "Deadline exceeded.")

@@ -35,11 +35,30 @@ public struct FirestoreRESTService: Sendable {
             let method = try Self.method(route, request)
             let decoded = try RESTRequestDecoder(route: route, query: QueryParameters(request.queryItems), body: request.body)
                 .decode(method)
+            if case .runQuery(let query) = decoded, FirestoreExecutor.streams(query) {
+                return .json(200, try await runQueryInPages(query, auth: auth))
+            }
             let response = try await executor.perform(decoded, auth: auth)
             return .json(200, RESTCodec.serializeResponse(response, database: route.database))
         } catch {
             return Self.errorResponse(error)
         }
+    }
+
+    /// RunQuery's JSON array written page by page (`FirestoreExecutor.streamQuery`): the scan
+    /// gives the reader threads back between pages, and only one page's documents are held
+    /// while the answer's text grows (the HTTP/1.1 answer itself is sent whole).
+    /// - Throws: as `FirestoreExecutor.streamQuery`.
+    func runQueryInPages(_ query: RunQueryRequest, auth: AuthContext) async throws(FirestoreError) -> [UInt8] {
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        var first = true
+        try await executor.streamQuery(query, auth: auth) { (messages) throws(FirestoreError) in
+            if first { out.reserveCapacity(64 + messages.count * 768) }
+            RESTCodec.appendRunQueryElements(messages, database: query.database, into: &out, first: first)
+            first = false
+        }
+        out.append(UInt8(ascii: "]"))
+        return out
     }
 
     /// The Firestore JSON error response for `error`.

@@ -39,16 +39,24 @@ extension RESTCodec {
             var out: [UInt8] = []
             out.reserveCapacity(64 + list.count * 768)
             out.append(UInt8(ascii: "["))
-            for (i, m) in list.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                if !writeDocumentElement(m, database: database, into: &out) {
-                    encodeRunQueryResponse(m, database: database).write(into: &out)
-                }
-            }
+            appendRunQueryElements(list, database: database, into: &out, first: true)
             out.append(UInt8(ascii: "]"))
             return out
         default:
             return encodeResponse(response, database: database).serialized()
+        }
+    }
+
+    /// Appends the elements of a RunQuery answer's JSON array (no brackets), a comma before each
+    /// unless it is the array's `first`: an answer written page by page is the same text.
+    public static func appendRunQueryElements(
+        _ list: [RunQueryResponse], database: DatabaseID, into out: inout [UInt8], first: Bool
+    ) {
+        for (i, m) in list.enumerated() {
+            if i > 0 || !first { out.append(UInt8(ascii: ",")) }
+            if !writeDocumentElement(m, database: database, into: &out) {
+                encodeRunQueryResponse(m, database: database).write(into: &out)
+            }
         }
     }
 
