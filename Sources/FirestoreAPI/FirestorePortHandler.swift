@@ -43,4 +43,14 @@ public struct FirestorePortHandler: HTTPHandler {
         response.headers.add("access-control-allow-origin", request.headers["origin"] ?? "*")
         return response
     }
+
+    /// GetDocument over REST (`GET /v1/…/documents/<document>`), answered on the event loop:
+    /// one point read and the rules decision, microseconds.
+    public func handleInline(_ request: HTTPRequest) -> HTTPResponse? {
+        guard request.method == "GET", request.path.hasPrefix("/v1/"), var response = rest.handleInline(request) else {
+            return nil
+        }
+        response.headers.add("access-control-allow-origin", request.headers["origin"] ?? "*")
+        return response
+    }
 }

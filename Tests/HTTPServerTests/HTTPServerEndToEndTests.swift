@@ -48,6 +48,23 @@ import Testing
         }
     }
 
+    @Test func inlineAnswersKeepTheirPlaceAmongPipelinedRequests() async throws {
+        let handler = InlineClosureHandler { request in
+            try? await Task.sleep(for: request.path == "/slow" ? .milliseconds(200) : .zero)
+            return .text(200, request.path)
+        }
+        try await withServer(handler: handler) { port, _ in
+            let bodies = try await offloaded {
+                let socket = try TestSocket(port: port)
+                try socket.send(
+                    "GET /inline/a HTTP/1.1\r\nHost: t\r\n\r\nGET /slow HTTP/1.1\r\nHost: t\r\n\r\n"
+                        + "GET /inline/b HTTP/1.1\r\nHost: t\r\n\r\nGET /fast HTTP/1.1\r\nHost: t\r\n\r\n")
+                return try (0..<4).map { _ in try socket.readResponse().text }
+            }
+            #expect(bodies == ["inline /inline/a", "/slow", "inline /inline/b", "/fast"])
+        }
+    }
+
     @Test func oversizedHeaderSectionGets431AndClose() async throws {
         try await withServer { port, _ in
             let (response, closed) = try await offloaded {

@@ -61,6 +61,27 @@ public struct FirestoreRESTService: Sendable {
         return out
     }
 
+    /// `handle`'s answer when `request` is a GetDocument (nil for anything else): it runs no
+    /// scan, so it is answered on the caller's thread (`HTTPHandler.handleInline`).
+    public func handleInline(_ request: HTTPRequest) -> HTTPResponse? {
+        guard request.method == "GET" else { return nil }
+        do throws(FirestoreError) {
+            try DocumentLimits.checkRequestSize(request.body.count)
+            guard let route = try RESTRoute.parse(request.path, method: request.method), route.verb == nil,
+                route.path.isDocument
+            else { return nil }
+            let auth = try BearerToken.authContext(fromHeader: request.headers["authorization"])
+            let method = try Self.method(route, request)
+            guard method == .getDocument else { return nil }
+            let decoded = try RESTRequestDecoder(route: route, query: QueryParameters(request.queryItems), body: request.body)
+                .decode(method)
+            let response = try executor.execute(decoded, auth: auth)
+            return .json(200, RESTCodec.serializeResponse(response, database: route.database))
+        } catch {
+            return Self.errorResponse(error)
+        }
+    }
+
     /// The Firestore JSON error response for `error`.
     public static func errorResponse(_ error: FirestoreError) -> HTTPResponse {
         let status = ErrorTable.httpStatus(error.code)

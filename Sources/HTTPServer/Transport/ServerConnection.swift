@@ -236,6 +236,14 @@ final class ServerConnection: EventLoopSource {
         let handler = core.handler
         let core = self.core
         let token = self.token
+        if let response = handler.handleInline(request) {
+            // Answered on this thread; delivered after the bytes being parsed now, as a task's
+            // answer would be.
+            core.loop.execute {
+                core.responseReady(connection: token, sequence: sequence, response: response)
+            }
+            return
+        }
         // Unstructured on purpose: the event loop thread is not an async context, so there is
         // no parent task to attach to. The task is owned by this connection (`handlerTasks`)
         // and cancelled when the connection closes, so its lifetime is still bounded by it.

@@ -9,6 +9,17 @@ struct ClosureHandler: HTTPHandler {
     func handle(_ request: HTTPRequest) async -> HTTPResponse { await body(request) }
 }
 
+/// A handler answering paths that start with `/inline` on the loop thread (`handleInline`),
+/// everything else through `body` on a task.
+struct InlineClosureHandler: HTTPHandler {
+    let body: @Sendable (HTTPRequest) async -> HTTPResponse
+    init(_ body: @escaping @Sendable (HTTPRequest) async -> HTTPResponse) { self.body = body }
+    func handle(_ request: HTTPRequest) async -> HTTPResponse { await body(request) }
+    func handleInline(_ request: HTTPRequest) -> HTTPResponse? {
+        request.path.hasPrefix("/inline") ? .text(200, "inline " + request.path) : nil
+    }
+}
+
 /// Collects log lines from the server.
 final class LogCollector: Sendable {
     private let lines = LockedValue<[String]>([])
