@@ -258,6 +258,14 @@ enum OrderedKey {
     /// Reads an escaped UTF-8 string starting at `i`, leaving `i` after its terminator.
     /// - Throws: `.internalError` when the terminator is missing.
     static func readEscaped(_ key: UnsafeRawBufferPointer, at i: inout Int) throws(FirestoreError) -> String {
+        // Fast path: no escaped 0x00 before the terminator, so the text is the bytes as they are.
+        var end = i
+        while end < key.count && key[end] != 0 { end += 1 }
+        if end + 1 < key.count && key[end + 1] == 0x01 {
+            let text = String(decoding: UnsafeRawBufferPointer(rebasing: key[i..<end]), as: UTF8.self)
+            i = end + 2
+            return text
+        }
         var bytes: [UInt8] = []
         while i < key.count {
             let b = key[i]

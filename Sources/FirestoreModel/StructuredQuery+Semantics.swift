@@ -63,7 +63,10 @@ extension StructuredQuery {
     ///
     /// `order` is `normalizedOrderBy`, passed in by callers that check many documents.
     public func matches(_ document: Document, in database: DatabaseID, order: [Order]? = nil) -> Bool {
-        for o in order ?? normalizedOrderBy where document.value(at: o.field, in: database) == nil { return false }
+        // Every document has a name: only the other order fields can be missing.
+        for o in order ?? normalizedOrderBy where !o.field.isDocumentKey && document.value(at: o.field, in: database) == nil {
+            return false
+        }
         return filter?.matches(document, in: database) ?? true
     }
 

@@ -59,7 +59,7 @@ private func memcmpOrder(_ a: [UInt8], _ b: [UInt8]) -> Ordering {
     }
 
     @Test func pathKeysOrderLikeResourcePathsAndBoundSubtrees() throws {
-        let paths = ["c/a", "c/a/d/x", "c/a-", "c/b", "c/__id5__", "c/__id12__", "c/\u{0}", "d/a", "c/a/d/x/e/y", "c/ab"].map(path)
+        let paths = ["c/a", "c/a/d/x", "c/a-", "c/b", "c/__id5__", "c/__id12__", "c/\u{0}", "d/a", "c/a/d/x/e/y", "c/ab", "c/é\u{0}z\u{0}/d/😀"].map(path)
         for a in paths {
             for b in paths {
                 let expected: Ordering = a == b ? .equal : (a < b ? .less : .greater)

@@ -111,3 +111,12 @@ extension JSONValue {
         if run < n { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<n])) }
     }
 }
+
+extension Array where Element == UInt8 {
+    /// Appends a literal's UTF-8 bytes with one copy (the JSON writers' punctuation and keys;
+    /// `append(contentsOf: "…".utf8)` walks the string's view instead).
+    @inlinable
+    public mutating func append(literal: StaticString) {
+        append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+}

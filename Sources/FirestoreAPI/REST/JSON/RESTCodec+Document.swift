@@ -115,31 +115,31 @@ extension RESTCodec {
     /// Appends `encodeDocument(document, database:)` as JSON text: the hot path of every read,
     /// written straight into the answer's buffer.
     public static func writeDocument(_ document: Document, database: DatabaseID, into out: inout [UInt8]) {
-        out.append(contentsOf: #"{"name":""#.utf8)
+        out.append(literal: #"{"name":""#)
         // `database.resourceName(document.path)`, escaped piece by piece without the String.
-        out.append(contentsOf: "projects/".utf8)
+        out.append(literal: "projects/")
         JSONValue.writeStringContents(database.project, into: &out)
-        out.append(contentsOf: "/databases/".utf8)
+        out.append(literal: "/databases/")
         JSONValue.writeStringContents(database.database, into: &out)
-        out.append(contentsOf: "/documents".utf8)
+        out.append(literal: "/documents")
         for segment in document.path.segments {
             out.append(UInt8(ascii: "/"))
             JSONValue.writeStringContents(segment, into: &out)
         }
         out.append(UInt8(ascii: "\""))
         if !document.hasNoFields {
-            out.append(contentsOf: #","fields":"#.utf8)
+            out.append(literal: #","fields":"#)
             if let encoded = document.encodedFields {
                 writeFields(encoded, into: &out)
             } else {
                 writeFields(document.fields, into: &out)
             }
         }
-        out.append(contentsOf: #","createTime":""#.utf8)
+        out.append(literal: #","createTime":""#)
         document.createTime.appendRFC3339(to: &out)
-        out.append(contentsOf: #"","updateTime":""#.utf8)
+        out.append(literal: #"","updateTime":""#)
         document.updateTime.appendRFC3339(to: &out)
-        out.append(contentsOf: #""}"#.utf8)
+        out.append(literal: #""}"#)
     }
 
     /// A `google.protobuf.Timestamp` field: RFC 3339 UTC string (`Timestamp.rfc3339`).

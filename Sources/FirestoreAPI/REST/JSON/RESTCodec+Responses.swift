@@ -91,16 +91,16 @@ extension RESTCodec {
     /// (writing nothing) for every other element, which `encodeRunQueryResponse` builds.
     static func writeDocumentElement(_ m: RunQueryResponse, database: DatabaseID, into out: inout [UInt8]) -> Bool {
         guard let d = m.document, m.explainMetrics == nil else { return false }
-        out.append(contentsOf: #"{"document":"#.utf8)
+        out.append(literal: #"{"document":"#)
         writeDocument(d, database: database, into: &out)
         if let t = m.readTime {
-            out.append(contentsOf: #","readTime":""#.utf8)
+            out.append(literal: #","readTime":""#)
             t.appendRFC3339(to: &out)
             out.append(UInt8(ascii: "\""))
         }
-        if m.done { out.append(contentsOf: #","done":true"#.utf8) }
+        if m.done { out.append(literal: #","done":true"#) }
         if m.skippedResults > 0 {
-            out.append(contentsOf: #","skippedResults":"#.utf8)
+            out.append(literal: #","skippedResults":"#)
             out.append(contentsOf: String(m.skippedResults).utf8)
         }
         out.append(UInt8(ascii: "}"))

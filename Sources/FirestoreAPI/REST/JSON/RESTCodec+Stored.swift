@@ -45,35 +45,35 @@ extension RESTCodec {
     /// Appends one stored value as `writeValue` writes it.
     private static func transcodeValue(_ reader: inout FieldsReader, into out: inout [UInt8]) throws(FirestoreError) {
         switch try reader.byte() {
-        case FieldsCodec.Tag.null: out.append(contentsOf: #"{"nullValue":null}"#.utf8)
-        case FieldsCodec.Tag.falseValue: out.append(contentsOf: #"{"booleanValue":false}"#.utf8)
-        case FieldsCodec.Tag.trueValue: out.append(contentsOf: #"{"booleanValue":true}"#.utf8)
+        case FieldsCodec.Tag.null: out.append(literal: #"{"nullValue":null}"#)
+        case FieldsCodec.Tag.falseValue: out.append(literal: #"{"booleanValue":false}"#)
+        case FieldsCodec.Tag.trueValue: out.append(literal: #"{"booleanValue":true}"#)
         case FieldsCodec.Tag.integer:
             let z = try reader.varint()
-            out.append(contentsOf: #"{"integerValue":""#.utf8)
+            out.append(literal: #"{"integerValue":""#)
             DecimalText.append(Int64(bitPattern: (z >> 1) ^ (0 &- (z & 1))), to: &out)
-            out.append(contentsOf: #""}"#.utf8)
+            out.append(literal: #""}"#)
         case FieldsCodec.Tag.double:
-            out.append(contentsOf: #"{"doubleValue":"#.utf8)
+            out.append(literal: #"{"doubleValue":"#)
             writeDouble(Double(bitPattern: try reader.fixed64()), into: &out)
             out.append(UInt8(ascii: "}"))
         case FieldsCodec.Tag.timestamp:
             let z = try reader.varint()
             let nanos = try reader.varint()
-            out.append(contentsOf: #"{"timestampValue":""#.utf8)
+            out.append(literal: #"{"timestampValue":""#)
             Timestamp(seconds: Int64(bitPattern: (z >> 1) ^ (0 &- (z & 1))), nanos: Int32(truncatingIfNeeded: nanos))
                 .appendRFC3339(to: &out)
-            out.append(contentsOf: #""}"#.utf8)
+            out.append(literal: #""}"#)
         case FieldsCodec.Tag.string:
-            out.append(contentsOf: #"{"stringValue":"#.utf8)
+            out.append(literal: #"{"stringValue":"#)
             JSONValue.writeString(utf8: try reader.slice(), into: &out)
             out.append(UInt8(ascii: "}"))
         case FieldsCodec.Tag.bytes:
-            out.append(contentsOf: #"{"bytesValue":"#.utf8)
+            out.append(literal: #"{"bytesValue":"#)
             JSONValue.writeString(Base64.encode(Array(try reader.slice())), into: &out)
             out.append(UInt8(ascii: "}"))
         case FieldsCodec.Tag.reference:
-            out.append(contentsOf: #"{"referenceValue":"#.utf8)
+            out.append(literal: #"{"referenceValue":"#)
             JSONValue.writeString(utf8: try reader.slice(), into: &out)
             out.append(UInt8(ascii: "}"))
         case FieldsCodec.Tag.geoPoint:
@@ -83,26 +83,26 @@ extension RESTCodec {
         case FieldsCodec.Tag.array:
             let count = try reader.length()
             if count == 0 {
-                out.append(contentsOf: #"{"arrayValue":{}}"#.utf8)
+                out.append(literal: #"{"arrayValue":{}}"#)
                 return
             }
-            out.append(contentsOf: #"{"arrayValue":{"values":["#.utf8)
+            out.append(literal: #"{"arrayValue":{"values":["#)
             for i in 0..<count {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 try transcodeValue(&reader, into: &out)
             }
-            out.append(contentsOf: "]}}".utf8)
+            out.append(literal: "]}}")
         case FieldsCodec.Tag.map:
             // An empty map is the count byte 0.
             var probe = reader
             if try probe.length() == 0 {
                 reader = probe
-                out.append(contentsOf: #"{"mapValue":{}}"#.utf8)
+                out.append(literal: #"{"mapValue":{}}"#)
                 return
             }
-            out.append(contentsOf: #"{"mapValue":{"fields":"#.utf8)
+            out.append(literal: #"{"mapValue":{"fields":"#)
             try transcodeEntries(&reader, into: &out)
-            out.append(contentsOf: "}}".utf8)
+            out.append(literal: "}}")
         case let tag:
             throw .internalError("Stored value has unknown tag \(tag).")
         }

@@ -162,64 +162,64 @@ extension RESTCodec {
     /// straight to bytes, because every document of every answer goes through it.
     public static func writeValue(_ value: Value, into out: inout [UInt8]) {
         switch value {
-        case .null: out.append(contentsOf: #"{"nullValue":null}"#.utf8)
+        case .null: out.append(literal: #"{"nullValue":null}"#)
         case .boolean(let b): out.append(contentsOf: (b ? #"{"booleanValue":true}"# : #"{"booleanValue":false}"#).utf8)
         case .integer(let i):
-            out.append(contentsOf: #"{"integerValue":""#.utf8)
+            out.append(literal: #"{"integerValue":""#)
             DecimalText.append(i, to: &out)
-            out.append(contentsOf: #""}"#.utf8)
+            out.append(literal: #""}"#)
         case .double(let d):
-            out.append(contentsOf: #"{"doubleValue":"#.utf8)
+            out.append(literal: #"{"doubleValue":"#)
             writeDouble(d, into: &out)
             out.append(UInt8(ascii: "}"))
         case .timestamp(let t):
-            out.append(contentsOf: #"{"timestampValue":""#.utf8)
+            out.append(literal: #"{"timestampValue":""#)
             t.appendRFC3339(to: &out)
-            out.append(contentsOf: #""}"#.utf8)
+            out.append(literal: #""}"#)
         case .string(let s):
-            out.append(contentsOf: #"{"stringValue":"#.utf8)
+            out.append(literal: #"{"stringValue":"#)
             JSONValue.writeString(s, into: &out)
             out.append(UInt8(ascii: "}"))
         case .bytes(let b):
-            out.append(contentsOf: #"{"bytesValue":"#.utf8)
+            out.append(literal: #"{"bytesValue":"#)
             JSONValue.writeString(Base64.encode(b), into: &out)
             out.append(UInt8(ascii: "}"))
         case .reference(let r):
-            out.append(contentsOf: #"{"referenceValue":"#.utf8)
+            out.append(literal: #"{"referenceValue":"#)
             JSONValue.writeString(r, into: &out)
             out.append(UInt8(ascii: "}"))
         case .geoPoint(let g):
-            out.append(contentsOf: #"{"geoPointValue":{"#.utf8)
+            out.append(literal: #"{"geoPointValue":{"#)
             // proto3 JSON omits a default (+0.0) coordinate; -0.0 is not the default.
             if g.latitude.bitPattern != 0 {
-                out.append(contentsOf: #""latitude":"#.utf8)
+                out.append(literal: #""latitude":"#)
                 writeDouble(g.latitude, into: &out)
             }
             if g.longitude.bitPattern != 0 {
                 if g.latitude.bitPattern != 0 { out.append(UInt8(ascii: ",")) }
-                out.append(contentsOf: #""longitude":"#.utf8)
+                out.append(literal: #""longitude":"#)
                 writeDouble(g.longitude, into: &out)
             }
-            out.append(contentsOf: "}}".utf8)
+            out.append(literal: "}}")
         case .array(let a):
             if a.isEmpty {
-                out.append(contentsOf: #"{"arrayValue":{}}"#.utf8)
+                out.append(literal: #"{"arrayValue":{}}"#)
                 return
             }
-            out.append(contentsOf: #"{"arrayValue":{"values":["#.utf8)
+            out.append(literal: #"{"arrayValue":{"values":["#)
             for (i, e) in a.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 writeValue(e, into: &out)
             }
-            out.append(contentsOf: "]}}".utf8)
+            out.append(literal: "]}}")
         case .map(let m):
             if m.isEmpty {
-                out.append(contentsOf: #"{"mapValue":{}}"#.utf8)
+                out.append(literal: #"{"mapValue":{}}"#)
                 return
             }
-            out.append(contentsOf: #"{"mapValue":{"fields":"#.utf8)
+            out.append(literal: #"{"mapValue":{"fields":"#)
             writeFields(m, into: &out)
-            out.append(contentsOf: "}}".utf8)
+            out.append(literal: "}}")
         }
     }
 
