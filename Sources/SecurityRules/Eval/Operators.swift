@@ -237,7 +237,7 @@ enum Operators {
             guard case .string(let k) = x else {
                 throw RulesEvalError(RulesMessages.unsupported("map.in(\(x.typeName))", expected: ["map.in(string)"]), at: p)
             }
-            if m.entries[k] != nil { return .bool(true) }
+            if m.member(k) != nil { return .bool(true) }
             if m.isPartial { throw RulesEvalError("", at: p, kind: .unprovable) }
             return .bool(false)
         case .null:
@@ -252,7 +252,7 @@ enum Operators {
     static func member(_ r: RulesValue, _ name: String, at p: SourcePosition) throws(RulesEvalError) -> RulesValue {
         switch r {
         case .map(let m):
-            if let v = m.entries[name] { return v }
+            if let v = m.member(name) { return v }
             throw RulesEvalError(RulesMessages.undefinedProperty(name), at: p)
         case .null: throw RulesEvalError(RulesMessages.nullValue, at: p)
         case .path(let path):
@@ -342,7 +342,7 @@ extension RulesValue {
     /// True when the value is, or holds, a synthetic partial map (list evaluation, docs/reference/security-rules.md §7).
     var containsPartialMap: Bool {
         switch self {
-        case .map(let m): return m.isPartial || m.entries.values.contains { $0.containsPartialMap }
+        case .map(let m): return !m.isConvertedDocument && (m.isPartial || m.entries.values.contains { $0.containsPartialMap })
         case .list(let l): return l.contains { $0.containsPartialMap }
         default: return false
         }

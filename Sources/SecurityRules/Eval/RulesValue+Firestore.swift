@@ -62,7 +62,8 @@ extension RulesValue {
     static func resource(_ document: Document, database: DatabaseID) -> RulesValue {
         .map(
             RulesMap([
-                "data": .map(RulesMap(document.fields.mapValues(RulesValue.init))),
+                "data": .map(
+                    document.encodedFields.map { RulesMap(storedFields: $0) } ?? RulesMap(document.fields.mapValues(RulesValue.init))),
                 "id": .string(document.path.lastSegment),
                 "__name__": .path(documentPath(document.path, database: database)),
             ]))

@@ -1,4 +1,5 @@
 import FirestoreModel
+import Synchronization
 
 /// A value of the rules language: the 15 kinds of docs/reference/security-rules.md §3.1.
 ///
@@ -87,8 +88,28 @@ public enum RulesType: String, Sendable, Hashable, CaseIterable {
 /// A map value: string keys, plus a flag for the synthetic `resource.data` of a `list`
 /// evaluation, which holds only the fields the query filters on (docs/reference/security-rules.md §7 item 3).
 public struct RulesMap: Sendable {
-    /// The entries.
-    public var entries: [String: RulesValue]
+    /// The entries (for a stored document's data: converted on first use, then kept).
+    public var entries: [String: RulesValue] {
+        get {
+            if let document { return document.entries }
+            return eagerEntries
+        }
+        set {
+            document = nil
+            eagerEntries = newValue
+        }
+        _modify {
+            if let d = document {
+                eagerEntries = d.entries
+                document = nil
+            }
+            yield &eagerEntries
+        }
+    }
+    private var eagerEntries: [String: RulesValue]
+    /// A stored document's fields, read one member at a time until something needs them all
+    /// (`resource.data.owner` converts one value; `keys()` or `==` convert the map).
+    private var document: StoredData?
     /// True for a synthetic, partial map: reading an absent key, `size()`, `values()`, `in`
     /// of an absent key … errors, because the query does not pin those fields (stricter than
     /// the emulator, which treats the map as holding exactly the filtered fields). `keys()`
@@ -97,12 +118,52 @@ public struct RulesMap: Sendable {
 
     /// Creates a map.
     public init(_ entries: [String: RulesValue], isPartial: Bool = false) {
-        self.entries = entries
+        self.eagerEntries = entries
+        self.document = nil
         self.isPartial = isPartial
     }
 
+    /// The map of a stored document's fields, converted lazily.
+    public init(storedFields: EncodedFields) {
+        self.eagerEntries = [:]
+        self.document = StoredData(storedFields)
+        self.isPartial = false
+    }
+
+    /// The value of `key` (what `m.key` and `m[key]` read); a stored document's map reads
+    /// and converts just that field.
+    public func member(_ key: String) -> RulesValue? {
+        guard let document else { return eagerEntries[key] }
+        return document.member(key)
+    }
+
+    /// True for a stored document's data: it holds no partial map at any depth (every value
+    /// is converted from a stored one), which is known without converting it.
+    var isConvertedDocument: Bool { document != nil }
+
     /// Keys in UTF-8 order (the order `keys()` reports; docs/reference/security-rules.md §4.6 leaves it open).
     public var sortedKeys: [String] { entries.keys.sorted(by: utf8Less) }
+}
+
+/// A stored document's fields behind a `RulesMap`: single members converted on demand, the
+/// whole map converted once when asked.
+final class StoredData: Sendable {
+    let fields: EncodedFields
+    private let converted = Mutex<[String: RulesValue]?>(nil)
+
+    init(_ fields: EncodedFields) { self.fields = fields }
+
+    var entries: [String: RulesValue] {
+        if let done = converted.withLock({ $0 }) { return done }
+        let all = fields.fields.mapValues(RulesValue.init)
+        converted.withLock { $0 = all }
+        return all
+    }
+
+    func member(_ key: String) -> RulesValue? {
+        if let done = converted.withLock({ $0 }) { return done[key] }
+        return fields.value(at: FieldPath([key])).map(RulesValue.init)
+    }
 }
 
 /// A set value: unique elements (numbers compared by value at any depth, NaN equal to NaN),
