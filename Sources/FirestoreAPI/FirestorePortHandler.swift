@@ -44,6 +44,18 @@ public struct FirestorePortHandler: HTTPHandler {
         return response
     }
 
+    /// Writes over REST (Commit and the document writes), taken to the group commit straight
+    /// from the event loop (`FirestoreRESTService.handleDeferred`).
+    public func handleDeferred(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) -> Bool {
+        guard request.method != "GET", request.path.hasPrefix("/v1/") else { return false }
+        let origin = request.headers["origin"] ?? "*"
+        return rest.handleDeferred(request) { response in
+            var response = response
+            response.headers.add("access-control-allow-origin", origin)
+            respond(response)
+        }
+    }
+
     /// GetDocument over REST (`GET /v1/…/documents/<document>`), answered on the event loop:
     /// one point read and the rules decision, microseconds.
     public func handleInline(_ request: HTTPRequest) -> HTTPResponse? {

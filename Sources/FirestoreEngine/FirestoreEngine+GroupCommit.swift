@@ -19,13 +19,27 @@ extension FirestoreEngine {
     public func groupCommit(_ writes: [Write], in database: DatabaseID, transaction: [UInt8]? = nil, auth: AuthContext)
         async throws(FirestoreError) -> CommitOutcome
     {
-        for w in writes { try validate(w, in: database) }
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<CommitOutcome, FirestoreError>, Never>) in
-            groupCommits.enqueue(
-                GroupCommitQueue.Job(writes: writes, database: database, transaction: transaction, auth: auth, continuation: continuation),
-                engine: self)
+            groupCommit(writes, in: database, transaction: transaction, auth: auth) { continuation.resume(returning: $0) }
         }
         return try result.get()
+    }
+
+    /// `groupCommit` for a caller with no task to suspend (the HTTP event loop): `completion`
+    /// gets the outcome on the writer's thread (or at once, on the caller's, when a write is
+    /// invalid), after the group's transaction is durable.
+    public func groupCommit(
+        _ writes: [Write], in database: DatabaseID, transaction: [UInt8]? = nil, auth: AuthContext,
+        completion: @escaping @Sendable (Result<CommitOutcome, FirestoreError>) -> Void
+    ) {
+        do throws(FirestoreError) {
+            for w in writes { try validate(w, in: database) }
+        } catch {
+            return completion(.failure(error))
+        }
+        groupCommits.enqueue(
+            GroupCommitQueue.Job(writes: writes, database: database, transaction: transaction, auth: auth, complete: completion),
+            engine: self)
     }
 
     /// Applies `jobs` as one group (see `groupCommit`) and answers every job. Runs on the
@@ -36,7 +50,7 @@ extension FirestoreEngine {
             do throws(FirestoreError) {
                 snapshot = try store.snapshot()
             } catch {
-                for job in jobs { job.continuation.resume(returning: .failure(error)) }
+                for job in jobs { job.complete(.failure(error)) }
                 return
             }
             defer { snapshot.close() }
@@ -50,7 +64,7 @@ extension FirestoreEngine {
                     overlay.record(prepared.batch.mutations, in: job.database)
                     accepted.append((job, prepared))
                 } catch {
-                    job.continuation.resume(returning: .failure(error))
+                    job.complete(.failure(error))
                 }
             }
             // Released before the write, as in `commit`.
@@ -62,11 +76,11 @@ extension FirestoreEngine {
             do throws(FirestoreError) {
                 if !batches.isEmpty { try store.commit(batches) }
             } catch {
-                for entry in accepted { entry.job.continuation.resume(returning: .failure(error)) }
+                for entry in accepted { entry.job.complete(.failure(error)) }
                 return
             }
             for entry in accepted {
-                entry.job.continuation.resume(returning: .success(finishCommit(entry.prepared, in: entry.job.database, state: &state)))
+                entry.job.complete(.success(finishCommit(entry.prepared, in: entry.job.database, state: &state)))
             }
         }
     }
@@ -84,7 +98,8 @@ final class GroupCommitQueue: Sendable {
         var database: DatabaseID
         var transaction: [UInt8]?
         var auth: AuthContext
-        var continuation: CheckedContinuation<Result<CommitOutcome, FirestoreError>, Never>
+        /// Gets the outcome, once.
+        var complete: @Sendable (Result<CommitOutcome, FirestoreError>) -> Void
     }
 
     private struct State {

@@ -65,6 +65,37 @@ import Testing
         }
     }
 
+    @Test func deferredAnswersFromAnotherThreadKeepTheirPlace() async throws {
+        let handler = InlineClosureHandler { request in .text(200, request.path) }
+        try await withServer(handler: handler) { port, _ in
+            let bodies = try await offloaded {
+                let socket = try TestSocket(port: port)
+                try socket.send(
+                    "POST /deferred/a HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\nGET /inline/b HTTP/1.1\r\nHost: t\r\n\r\n"
+                        + "GET /c HTTP/1.1\r\nHost: t\r\n\r\nGET /deferred/d HTTP/1.1\r\nHost: t\r\n\r\n")
+                return try (0..<4).map { _ in try socket.readResponse().text }
+            }
+            #expect(bodies == ["deferred /deferred/a", "inline /inline/b", "/c", "deferred /deferred/d"])
+        }
+    }
+
+    @Test func aDeferredAnswerAfterTheClientLeftIsDropped() async throws {
+        let handler = InlineClosureHandler { request in .text(200, request.path) }
+        try await withServer(handler: handler) { port, _ in
+            try await offloaded {
+                let socket = try TestSocket(port: port)
+                try socket.send("GET /deferred/gone HTTP/1.1\r\nHost: t\r\n\r\n")
+            }  // the socket closes here, before the answer
+            try await Task.sleep(for: .milliseconds(300))
+            let body = try await offloaded {
+                let socket = try TestSocket(port: port)
+                try socket.send("GET /after HTTP/1.1\r\nHost: t\r\n\r\n")
+                return try socket.readResponse().text
+            }
+            #expect(body == "/after")
+        }
+    }
+
     @Test func oversizedHeaderSectionGets431AndClose() async throws {
         try await withServer { port, _ in
             let (response, closed) = try await offloaded {

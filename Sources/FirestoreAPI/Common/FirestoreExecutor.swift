@@ -305,11 +305,11 @@ extension Document {
 
 /// The commit a write request makes, and how its answer is shaped from the commit's outcome:
 /// CreateDocument (automatic id, `exists: false`), UpdateDocument, DeleteDocument, Commit.
-struct CommitPlan {
+struct CommitPlan: Sendable {
     var writes: [Write]
     var database: DatabaseID
     var transaction: [UInt8]?
-    var respond: (CommitOutcome) throws(FirestoreError) -> FirestoreResponse
+    var respond: @Sendable (CommitOutcome) throws(FirestoreError) -> FirestoreResponse
 
     /// - Throws: `.invalidArgument` for a document id CreateDocument cannot use; `.internalError`
     ///   for a request that makes no commit.

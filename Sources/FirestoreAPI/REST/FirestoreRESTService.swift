@@ -82,6 +82,43 @@ public struct FirestoreRESTService: Sendable {
         }
     }
 
+    /// Takes a Commit, CreateDocument, UpdateDocument or DeleteDocument and answers it through
+    /// `respond` from the writer's thread once its group is durable (`HTTPHandler.handleDeferred`):
+    /// the request reaches the group commit with no task hand-off. Anything else, and any request
+    /// that fails before it reaches the commit, is left to `handle` (false), which answers it
+    /// the same way it always has.
+    public func handleDeferred(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) -> Bool {
+        guard request.method == "POST" || request.method == "PATCH" || request.method == "DELETE" else { return false }
+        let plan: CommitPlan
+        let auth: AuthContext
+        let database: DatabaseID
+        do throws(FirestoreError) {
+            try DocumentLimits.checkRequestSize(request.body.count)
+            guard let route = try RESTRoute.parse(request.path, method: request.method) else { return false }
+            let method = try Self.method(route, request)
+            switch method {
+            case .commit, .createDocument, .updateDocument, .deleteDocument: break
+            default: return false
+            }
+            auth = try BearerToken.authContext(fromHeader: request.headers["authorization"])
+            let decoded = try RESTRequestDecoder(route: route, query: QueryParameters(request.queryItems), body: request.body)
+                .decode(method)
+            plan = try CommitPlan(decoded)
+            database = route.database
+        } catch {
+            return false
+        }
+        executor.engine.groupCommit(plan.writes, in: plan.database, transaction: plan.transaction, auth: auth) { result in
+            do throws(FirestoreError) {
+                let response = try plan.respond(try result.get())
+                respond(.json(200, RESTCodec.serializeResponse(response, database: database)))
+            } catch {
+                respond(Self.errorResponse(error))
+            }
+        }
+        return true
+    }
+
     /// The Firestore JSON error response for `error`.
     public static func errorResponse(_ error: FirestoreError) -> HTTPResponse {
         let status = ErrorTable.httpStatus(error.code)

@@ -14,8 +14,15 @@ public protocol HTTPHandler: Sendable {
     /// answer it on a task. A request answered here costs no thread hand-off, which is most
     /// of a small request's cost. The default answers nothing inline.
     func handleInline(_ request: HTTPRequest) -> HTTPResponse?
+
+    /// Takes `request` when the handler answers it through a callback of its own (work queued
+    /// to a thread that calls `respond` once, from any thread), returning true; false to have
+    /// `handle` answer it on a task. Called on the event loop's thread, so it must not block.
+    /// The default takes nothing.
+    func handleDeferred(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) -> Bool
 }
 
 extension HTTPHandler {
     public func handleInline(_ request: HTTPRequest) -> HTTPResponse? { nil }
+    public func handleDeferred(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) -> Bool { false }
 }

@@ -244,6 +244,13 @@ final class ServerConnection: EventLoopSource {
             }
             return
         }
+        let taken = handler.handleDeferred(request) { response in
+            // From the handler's thread; dropped by `responseReady` if the connection is gone.
+            core.loop.execute {
+                core.responseReady(connection: token, sequence: sequence, response: response)
+            }
+        }
+        if taken { return }
         // Unstructured on purpose: the event loop thread is not an async context, so there is
         // no parent task to attach to. The task is owned by this connection (`handlerTasks`)
         // and cancelled when the connection closes, so its lifetime is still bounded by it.

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 @testable import HTTPServer
@@ -17,6 +18,15 @@ struct InlineClosureHandler: HTTPHandler {
     func handle(_ request: HTTPRequest) async -> HTTPResponse { await body(request) }
     func handleInline(_ request: HTTPRequest) -> HTTPResponse? {
         request.path.hasPrefix("/inline") ? .text(200, "inline " + request.path) : nil
+    }
+    /// Paths starting with `/deferred` are answered 150 ms later from a Dispatch thread.
+    func handleDeferred(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) -> Bool {
+        guard request.path.hasPrefix("/deferred") else { return false }
+        let path = request.path
+        DispatchQueue(label: "deferred-answer").asyncAfter(deadline: .now() + .milliseconds(150)) {
+            respond(.text(200, "deferred " + path))
+        }
+        return true
     }
 }
 
