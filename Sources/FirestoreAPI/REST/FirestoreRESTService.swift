@@ -61,8 +61,8 @@ public struct FirestoreRESTService: Sendable {
         return out
     }
 
-    /// `handle`'s answer when `request` is a GetDocument (nil for anything else): it runs no
-    /// scan, so it is answered on the caller's thread (`HTTPHandler.handleInline`).
+    /// `handle`'s answer when `request` is a GetDocument of the latest state (nil for anything
+    /// else): one point read, so it is answered on the caller's thread (`HTTPHandler.handleInline`).
     public func handleInline(_ request: HTTPRequest) -> HTTPResponse? {
         guard request.method == "GET" else { return nil }
         do throws(FirestoreError) {
@@ -75,6 +75,9 @@ public struct FirestoreRESTService: Sendable {
             guard method == .getDocument else { return nil }
             let decoded = try RESTRequestDecoder(route: route, query: QueryParameters(request.queryItems), body: request.body)
                 .decode(method)
+            // A read in a transaction may wait for the transaction registry, which a query in a
+            // read-only transaction holds while it scans: not on the event loop.
+            guard case .getDocument(let get) = decoded, case .strong = get.consistency else { return nil }
             let response = try executor.execute(decoded, auth: auth)
             return .json(200, RESTCodec.serializeResponse(response, database: route.database))
         } catch {
