@@ -4,7 +4,7 @@ import Foundation
 ///
 /// `--full` adds the 1,000,000-document range query; `--duration`/`--warmup` (seconds),
 /// `--connections` and `--threads` shape every `wrk` run (the same for Hearth, the official
-/// emulator and nginx); `--no-emulator` skips the JVM; `--only rest,query,rules,fanout,listen,history,index`
+/// emulator and nginx); `--no-emulator` skips the JVM; `--only rest,query,rules,fanout,listen,history,index,memory`
 /// picks sections; `--json <file>` moves the JSON results.
 struct BenchOptions: Sendable {
     /// The sections of the report, in the order they run.
@@ -23,6 +23,8 @@ struct BenchOptions: Sendable {
         case history
         /// Issue 13: composite indexes in the store (query, write cost, build).
         case index
+        /// Issue 14: the server's memory idle and loaded, a 200k-document RunQuery, GetDocument under a scan.
+        case memory
     }
 
     /// Include the 1,000,000-document step (tens of seconds to load).
@@ -47,7 +49,7 @@ struct BenchOptions: Sendable {
     /// The usage text.
     static let usage = """
         usage: hearth-bench [--full] [--duration S] [--warmup S] [--connections N] [--threads N]
-                            [--rules-seconds S] [--no-emulator] [--only rest,query,rules,fanout,listen,history,index]
+                            [--rules-seconds S] [--no-emulator] [--only rest,query,rules,fanout,listen,history,index,memory]
                             [--json FILE]
         """
 

@@ -1,8 +1,9 @@
 import Foundation
 
-/// One server the `listen` section loads: Hearth as `hearth start --in-memory` in a child
-/// process, the official emulator, or the grpcio relay baseline — with the process whose
-/// resident set is read (Hearth itself, the emulator's JVM, the relay's Python).
+/// One server the `listen` and `memory` sections load: Hearth as `hearth start` in a child
+/// process (`--in-memory`, or on a scratch SQLite file), the official emulator, or the grpcio
+/// relay baseline — with the process whose resident set is read (Hearth itself, the emulator's
+/// JVM, the relay's Python).
 final class ListenServer: Sendable {
     /// The child to stop (Hearth, the relay), nil for the emulator.
     private let child: ChildProcess?
@@ -17,6 +18,9 @@ final class ListenServer: Sendable {
     /// From launch until the server answered.
     let startup: Duration
 
+    /// `http://127.0.0.1:<port>`: REST on the same port.
+    var baseURL: String { "http://" + host }
+
     private init(child: ChildProcess?, emulator: OfficialEmulator?, host: String, pid: pid_t?, statsURL: String?, startup: Duration) {
         self.child = child
         self.emulator = emulator
@@ -26,10 +30,11 @@ final class ListenServer: Sendable {
         self.startup = startup
     }
 
-    /// Starts `.build/release/hearth start --in-memory` with a `firebase.json` of `{}` (open
+    /// Starts `.build/release/hearth start --in-memory` (or `--data dataFile`, SQLite with
+    /// `synchronous=FULL` as `hearth start` runs by default) with a `firebase.json` of `{}` (open
     /// rules) in `directory`, every emulator port ephemeral, and waits until `GET /` answers `Ok`.
     /// - Throws: `BenchError.missingTool` without a release build; `.childFailed` when it does not come up.
-    static func hearth(directory: URL) async throws(BenchError) -> ListenServer {
+    static func hearth(directory: URL, dataFile: String? = nil) async throws(BenchError) -> ListenServer {
         let binary = PackageRoot.path(".build/release/hearth")
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw .missingTool("not built (swift build -c release --product hearth)")
@@ -43,9 +48,9 @@ final class ListenServer: Sendable {
             throw .childFailed("Hearth: cannot write \(config.path): \(error)")
         }
         let port = try LoopbackPort.free()
-        var arguments = [
-            "start", "--config", config.path, "--in-memory", "--project", "bench", "--quiet", "--firestore-port", String(port),
-        ]
+        var arguments = ["start", "--config", config.path]
+        arguments += dataFile.map { ["--data", $0] } ?? ["--in-memory"]
+        arguments += ["--project", "bench", "--quiet", "--firestore-port", String(port)]
         // The other emulators default to fixed ports (5001, 9099, 4400) that may be taken.
         for flag in ["--functions-port", "--auth-port", "--hub-port"] { arguments += [flag, String(try LoopbackPort.free())] }
         let began = ContinuousClock.now

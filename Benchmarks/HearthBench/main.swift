@@ -37,6 +37,7 @@ for section in BenchOptions.Section.allCases where options.sections.contains(sec
     case .listen: report.tables.append(await ListenSection(options: options, scratch: scratch, progress: progress).run())
     case .history: report.tables.append(HistorySection(options: options, scratch: scratch, progress: progress).run())
     case .index: report.tables.append(IndexSection(options: options, scratch: scratch, progress: progress).run())
+    case .memory: report.tables.append(await MemorySection(options: options, scratch: scratch, progress: progress).run())
     }
 }
 report.loadAverageAtEnd = BenchReport.loadAverage()

@@ -1,0 +1,258 @@
+import Foundation
+import Synchronization
+
+/// Issue 14 items 6 and 7: the server's resident set idle and after 10,000, 200,000 and
+/// 1,000,000 documents, its peak growth while answering a 200,000-document RunQuery, and
+/// GetDocument p99 idle and while another client runs a 1,000,000-document scan — Hearth as
+/// `hearth start --data FILE` (SQLite, `synchronous=FULL`) in a child process beside the
+/// official emulator's JVM, one server at a time.
+struct MemorySection {
+    /// Run settings.
+    let options: BenchOptions
+    /// Scratch directory of this run.
+    let scratch: URL
+    /// Progress lines go here (stderr).
+    let progress: @Sendable (String) -> Void
+
+    /// Collection sizes at which the resident set is read, in loading order.
+    static let steps = [10_000, 200_000, 1_000_000]
+    /// Documents the large RunQuery returns (issue 14: "a RunQuery returning 200k documents").
+    static let queryReturns = 200_000
+    /// Documents the scan reads (issue 14: "while another client runs a 1M-document scan").
+    static let scanDocuments = 1_000_000
+    /// The document every GetDocument reads.
+    static let getPath = FirestoreJSON.documentsPath + "/\(FirestoreJSON.queryCollection)/item00000042"
+    /// The most documents the emulator is loaded with: it held 4.0 GB at 200,000 documents
+    /// (about 20 KB per document), so 1,000,000 would need about 20 GB — more than the
+    /// benchmark machine class has to spare.
+    static let emulatorMaxDocuments = 200_000
+    /// How long a server may take to load before its larger steps are skipped (the emulator
+    /// loaded 200,000 documents in 45 s, Hearth 1,000,000 in about 2 minutes).
+    static let loadBudget: Duration = .seconds(600)
+
+    /// `limit` documents of `items` in name order.
+    static func allItems(limit: Int) -> String {
+        #"{"structuredQuery":{"from":[{"collectionId":"\#(FirestoreJSON.queryCollection)"}],"limit":\#(limit)}}"#
+    }
+
+    /// The scan: the last 10 of `count` documents in name order, by `offset` — the server
+    /// reads (and, in Hearth, decodes) every document and sends 10.
+    static func scan(count: Int) -> String {
+        #"{"structuredQuery":{"from":[{"collectionId":"\#(FirestoreJSON.queryCollection)"}],"offset":\#(count - 10),"limit":10}}"#
+    }
+
+    /// What one server gave.
+    struct ServerFigures {
+        /// Why nothing was measured, if so.
+        var absent: String?
+        /// Launch to ready.
+        var startup: Duration?
+        /// 2 s after ready, before any request.
+        var idle: ProcessMemory?
+        /// After loading each step's documents (1 s after the last commit).
+        var loaded: [Int: ProcessMemory] = [:]
+        /// Wall time to load each step from the previous one.
+        var loadTime: [Int: Duration] = [:]
+        /// Why a step was not loaded (too slow, failed).
+        var skipped: [Int: String] = [:]
+        /// Hearth's data file (+ WAL) after each step, bytes.
+        var fileBytes: [Int: Int] = [:]
+        /// GetDocument (wrk, one connection) at 10,000 and at 1,000,000 documents.
+        var getAt10k: Wrk.Result?
+        /// See `getAt10k`.
+        var getIdleAt1M: Wrk.Result?
+        /// GetDocument while scans of `scanDocuments` run back to back on another connection.
+        var getDuringScan: Wrk.Result?
+        /// One scan on its own, and the scans run during `getDuringScan`.
+        var scanAlone: Curl.Outcome?
+        /// See `scanAlone`.
+        var scansDuring: [Duration] = []
+        /// The 200,000-document RunQuery: its answer, the resident set before, the peak during, after.
+        var query: Curl.Outcome?
+        /// See `query`.
+        var queryBefore: ProcessMemory?
+        /// See `query`.
+        var queryPeak: ProcessMemory?
+        /// See `query`.
+        var queryAfter: ProcessMemory?
+        /// Failures, for the notes.
+        var notes: [String] = []
+    }
+
+    /// Runs the section.
+    func run() async -> BenchTable {
+        var table = BenchTable(title: "Issue 14 — Memory: resident set idle and loaded, a 200k-document RunQuery, GetDocument under a 1M-document scan", baselineName: "reference (see figure)")
+        let wrk: Wrk
+        do {
+            wrk = try Wrk(options: options, scratch: scratch)
+        } catch {
+            table.notes.append("not measured: \(error)")
+            return table
+        }
+        progress("memory: starting Hearth (release build, SQLite file)")
+        let dir = scratch.appendingPathComponent("memory-hearth")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dataFile = dir.appendingPathComponent("firestore.sqlite").path
+        let hearth = await measure(
+            "Hearth", wrk: wrk, upTo: Self.steps.last ?? 0, dataFile: dataFile
+        ) { () throws(BenchError) -> ListenServer in try await ListenServer.hearth(directory: dir, dataFile: dataFile) }
+        var emulator = ServerFigures(absent: "skipped (--no-emulator)")
+        if options.emulator {
+            progress("memory: starting the official emulator")
+            emulator = await measure(
+                "emulator", wrk: wrk, upTo: Self.emulatorMaxDocuments, dataFile: nil
+            ) { () throws(BenchError) -> ListenServer in try await ListenServer.emulator(directory: scratch) }
+        }
+        appendRows(hearth: hearth, emulator: emulator, to: &table)
+        return table
+    }
+
+    /// Starts one server and measures every step it gets to; stops it.
+    private func measure(
+        _ label: String, wrk: Wrk, upTo: Int, dataFile: String?,
+        start: () async throws(BenchError) -> ListenServer
+    ) async -> ServerFigures {
+        var f = ServerFigures()
+        let server: ListenServer
+        do {
+            server = try await start()
+        } catch {
+            if case .missingTool(let why) = error { f.absent = why } else { f.absent = "failed"; f.notes.append("\(label): \(error)") }
+            return f
+        }
+        f.startup = server.startup
+        guard let pid = server.pid else {
+            f.absent = "n/a (process not found)"
+            await server.stop()
+            return f
+        }
+        try? await Task.sleep(for: .seconds(2))
+        f.idle = ProcessMemory.read(pid)
+        let clock = ContinuousClock()
+        let loadStarted = clock.now
+        var loaded = 0
+        for step in Self.steps {
+            guard step <= upTo else {
+                f.skipped[step] = "n/a: would need about \(step / 50_000) GB"
+                continue
+            }
+            if loaded < step, clock.now - loadStarted > Self.loadBudget {
+                f.skipped[step] = "n/a: loading stopped at \(loaded.formatted()) after \(Int((clock.now - loadStarted).seconds)) s"
+                continue
+            }
+            progress("memory: \(label), loading \(loaded.formatted())–\(step.formatted()) documents")
+            let began = clock.now
+            do {
+                try await seed(from: loaded, to: step, baseURL: server.baseURL, deadline: loadStarted + Self.loadBudget)
+            } catch {
+                f.skipped[step] = "n/a: \(error)"
+                f.notes.append("\(label), loading \(step.formatted()): \(error)")
+                break
+            }
+            loaded = step
+            f.loadTime[step] = clock.now - began
+            try? await Task.sleep(for: .seconds(1))
+            f.loaded[step] = ProcessMemory.read(pid)
+            if let dataFile { f.fileBytes[step] = Self.fileSize(dataFile) + Self.fileSize(dataFile + "-wal") }
+            switch step {
+            case 10_000:
+                progress("memory: \(label), GetDocument at 10,000 documents")
+                f.getAt10k = await get(wrk, server, label, into: &f)
+            case Self.queryReturns:
+                progress("memory: \(label), RunQuery returning \(Self.queryReturns.formatted()) documents")
+                await bigQuery(server, pid: pid, label: label, into: &f)
+            case Self.scanDocuments:
+                await scan(wrk, server, label, into: &f)
+            default: break
+            }
+        }
+        await server.stop()
+        return f
+    }
+
+    /// Items `[from, to)` in commits of 500 writes.
+    /// - Throws: `BenchError.badResponse` when a commit fails, `.childFailed` past `deadline`.
+    private func seed(from: Int, to: Int, baseURL: String, deadline: ContinuousClock.Instant) async throws(BenchError) {
+        var start = from
+        while start < to {
+            if ContinuousClock.now > deadline { throw .childFailed("loading stopped at \(start.formatted()): time bound reached") }
+            let end = min(start + 500, to)
+            let writes = (start..<end).map {
+                FirestoreJSON.updateWrite(path: "\(FirestoreJSON.queryCollection)/" + String(format: "item%08d", $0), n: $0)
+            }
+            _ = try await SimpleHTTP.expectOK("POST", baseURL + FirestoreJSON.documentsPath + ":commit", json: FirestoreJSON.commit(writes))
+            start = end
+        }
+    }
+
+    /// GetDocument of one item over one keep-alive connection (`wrk -c1`), or nil (note added).
+    private func get(_ wrk: Wrk, _ server: ListenServer, _ label: String, into f: inout ServerFigures) async -> Wrk.Result? {
+        do {
+            return try await wrk.measure(Wrk.Workload(method: "GET", path: Self.getPath, connections: 1), baseURL: server.baseURL)
+        } catch {
+            f.notes.append("\(label), GetDocument: \(error)")
+            return nil
+        }
+    }
+
+    /// The 200,000-document RunQuery: the resident set before, its peak (VmHWM reset just
+    /// before the request) and after.
+    private func bigQuery(_ server: ListenServer, pid: pid_t, label: String, into f: inout ServerFigures) async {
+        f.queryBefore = ProcessMemory.read(pid)
+        if !ProcessMemory.resetPeak(pid) { f.notes.append("\(label): cannot reset VmHWM (/proc/\(pid)/clear_refs); the peak is since start") }
+        do {
+            f.query = try await Curl.post(
+                server.baseURL + FirestoreJSON.documentsPath + ":runQuery", json: Self.allItems(limit: Self.queryReturns), scratch: scratch)
+        } catch {
+            f.notes.append("\(label), RunQuery \(Self.queryReturns.formatted()): \(error)")
+        }
+        f.queryPeak = ProcessMemory.read(pid)
+        try? await Task.sleep(for: .seconds(1))
+        f.queryAfter = ProcessMemory.read(pid)
+    }
+
+    /// GetDocument idle at 1,000,000 documents, one scan alone, then GetDocument again while
+    /// scans run back to back on another connection.
+    private func scan(_ wrk: Wrk, _ server: ListenServer, _ label: String, into f: inout ServerFigures) async {
+        progress("memory: \(label), GetDocument at \(Self.scanDocuments.formatted()) documents, idle")
+        f.getIdleAt1M = await get(wrk, server, label, into: &f)
+        let url = server.baseURL + FirestoreJSON.documentsPath + ":runQuery"
+        let body = Self.scan(count: Self.scanDocuments)
+        progress("memory: \(label), one \(Self.scanDocuments.formatted())-document scan alone")
+        do {
+            f.scanAlone = try await Curl.post(url, json: body, scratch: scratch)
+        } catch {
+            f.notes.append("\(label), scan: \(error)")
+            return
+        }
+        progress("memory: \(label), GetDocument during back-to-back scans")
+        let stop = StopFlag()
+        let scratch = self.scratch
+        async let scans: [Duration] = {
+            var times: [Duration] = []
+            while !stop.isSet {
+                guard let o = try? await Curl.post(url, json: body, scratch: scratch) else { break }
+                times.append(o.time)
+            }
+            return times
+        }()
+        try? await Task.sleep(for: .milliseconds(300))
+        f.getDuringScan = await get(wrk, server, label, into: &f)
+        stop.set()
+        f.scansDuring = await scans
+    }
+
+    /// A flag one task sets and another polls.
+    final class StopFlag: Sendable {
+        private let flag = Atomic<Bool>(false)
+        /// True once `set()` was called.
+        var isSet: Bool { flag.load(ordering: .acquiring) }
+        /// Sets the flag.
+        func set() { flag.store(true, ordering: .releasing) }
+    }
+
+    /// The size of the file at `path`, 0 when missing.
+    static func fileSize(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+}
