@@ -30,7 +30,8 @@ public final class HearthApp: Sendable {
     let functionsServer: HTTPServer?
     /// Runs schedules and triggers while the server runs; cancelled by `stop()`.
     let functionsTask = Mutex<Task<Void, Never>?>(nil)
-    /// Drops document versions older than the retention window while the server runs.
+    /// Drops document versions older than the retention window while the server runs, and
+    /// returns free heap memory to the system (`MallocTuning.releaseFreeMemory`) after each pass.
     let versionCollector = Mutex<Task<Void, Never>?>(nil)
     /// Reload the rules and the indexes files on change.
     let watchers: [ConfigFileWatcher]
@@ -170,12 +171,14 @@ public final class HearthApp: Sendable {
         functionsTask.withLock { $0 = Task { await host.run(clock: ContinuousClock()) } }
         let engine = self.engine
         // Unstructured for the same reason: collection runs as long as the server. Each pass
-        // deletes in small batches, so a writer waits for one batch at most.
+        // deletes in small batches, so a writer waits for one batch at most; then the memory a
+        // large answer or a load left free in malloc's heaps goes back to the system.
         versionCollector.withLock {
             $0 = Task {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: Self.versionCollectionInterval)
                     do { try engine.collectExpiredVersions() } catch { HearthLog.info("hearth: version collection failed: \(error)") }
+                    MallocTuning.releaseFreeMemory()
                 }
             }
         }
