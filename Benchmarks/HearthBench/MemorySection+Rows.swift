@@ -62,7 +62,7 @@ extension MemorySection {
             "Hearth: .build/release/hearth start --data <scratch>/firestore.sqlite (SQLite, synchronous=FULL, open rules) in a child process; "
                 + "the emulator: gcloud emulators firestore start (its JVM is measured). One server at a time; both are loaded over REST with the same "
                 + "commits of 500 ten-field documents (items/item00000000…, about 600 B of JSON each) and read with the same requests.",
-            "RSS is VmRSS of /proc/<pid>/status, 2 s after start (idle) and 1 s after the last commit of each step. It counts shared-library pages "
+            "RSS is VmRSS of /proc/<pid>/status, 2 s after start (idle) and \(Int(Self.settle.seconds)) s after the last commit of each step. It counts shared-library pages "
                 + "(file-backed, shared with every process using them) and pages of memory-mapped files as well as the process's own anonymous memory; "
                 + "the split is in the notes below. Bounds: idle RSS is mostly the Swift runtime, Foundation and the other libraries' pages that startup "
                 + "touches; loaded RSS adds SQLite's page caches (sized in SQLiteDocumentStore) and what malloc keeps; the JVM's is its heap.",
@@ -84,9 +84,9 @@ extension MemorySection {
             if let q = f.query, let before = f.queryBefore, let peak = f.queryPeak {
                 parts.append(
                     String(
-                        format: "RunQuery %@ documents: answer %.1f MiB in %.1f s, RSS %.1f MiB before, peak %.1f MiB, %@ 1 s after",
+                        format: "RunQuery %@ documents: answer %.1f MiB in %.1f s, RSS %.1f MiB before, peak %.1f MiB, %@ %d s after",
                         Self.queryReturns.formatted(), Double(q.bytes) / 1_048_576, q.time.seconds, before.rssMiB, Double(peak.peakKiB) / 1024,
-                        f.queryAfter.map { String(format: "%.1f MiB", $0.rssMiB) } ?? "?"))
+                        f.queryAfter.map { String(format: "%.1f MiB", $0.rssMiB) } ?? "?", Int(Self.settle.seconds)))
             }
             if let g = f.getAt10k { parts.append("GetDocument at 10,000: p50 \(Figure.time(g.p50).text), \(Figure(value: g.requestsPerSecond, unit: .requestsPerSecond).text)") }
             if let g = f.getIdleAt1M { parts.append("GetDocument at 1,000,000 idle: p50 \(Figure.time(g.p50).text), \(Figure(value: g.requestsPerSecond, unit: .requestsPerSecond).text)") }

@@ -22,6 +22,10 @@ struct MemorySection {
     static let scanDocuments = 1_000_000
     /// The document every GetDocument reads.
     static let getPath = FirestoreJSON.documentsPath + "/\(FirestoreJSON.queryCollection)/item00000042"
+    /// How long after a step's last commit its resident set is read: past Hearth's periodic
+    /// return of free heap memory (`HearthApp.versionCollectionInterval`, 10 s), the state a
+    /// server idles in after a load; the JVM gets the same time to collect.
+    static let settle: Duration = .seconds(12)
     /// The most documents the emulator is loaded with: it held 4.0 GB at 200,000 documents
     /// (about 20 KB per document), so 1,000,000 would need about 20 GB — more than the
     /// benchmark machine class has to spare.
@@ -67,7 +71,7 @@ struct MemorySection {
         var scanAlone: Curl.Outcome?
         /// See `scanAlone`.
         var scansDuring: [Duration] = []
-        /// The 200,000-document RunQuery: its answer, the resident set before, the peak during, after.
+        /// The 200,000-document RunQuery: its answer, the resident set before, the peak during, and `settle` after.
         var query: Curl.Outcome?
         /// See `query`.
         var queryBefore: ProcessMemory?
@@ -151,7 +155,7 @@ struct MemorySection {
             }
             loaded = step
             f.loadTime[step] = clock.now - began
-            try? await Task.sleep(for: .seconds(1))
+            try? await Task.sleep(for: Self.settle)
             f.loaded[step] = ProcessMemory.read(pid)
             if let dataFile { f.fileBytes[step] = Self.fileSize(dataFile) + Self.fileSize(dataFile + "-wal") }
             switch step {
@@ -207,7 +211,7 @@ struct MemorySection {
             f.notes.append("\(label), RunQuery \(Self.queryReturns.formatted()): \(error)")
         }
         f.queryPeak = ProcessMemory.read(pid)
-        try? await Task.sleep(for: .seconds(1))
+        try? await Task.sleep(for: Self.settle)
         f.queryAfter = ProcessMemory.read(pid)
     }
 

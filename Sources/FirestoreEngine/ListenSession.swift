@@ -14,9 +14,10 @@ import Synchronization
 /// target currently matches) and one entry per target in `ListenRoutes`; the transport adds
 /// the HTTP/2 stream and its queued frames. Measured with one single-document target per
 /// stream (`hearth-bench --only listen`, `hearth start --in-memory`): 16.8 KiB of server RSS
-/// per stream at 1,000 streams, 13.5 KiB at 10,000 — the budget is 16 KiB per open stream
-/// plus about 100 bytes per matching document of a query target (Benchmarks/README.md,
-/// "Memory budget").
+/// per stream at 1,000 streams, 13.5 KiB at 10,000 — the budget is 16 KiB per open stream,
+/// plus, for a query target, one dictionary entry per matching document (a `ResourcePath`
+/// and a `Timestamp`: on the order of 100–200 bytes, estimated from their layout, not
+/// measured) (Benchmarks/README.md, "Memory budget").
 /// Source: docs/reference/grpc-and-listen.md §8.1–§8.5.
 public final class ListenSession: @unchecked Sendable {
     // @unchecked Sendable: `targets` and `closed` are only read or written while the engine's
