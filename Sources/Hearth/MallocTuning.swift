@@ -8,15 +8,14 @@
 /// Measured on `hearth start --data FILE` (release build, 10,000 documents loaded over REST in
 /// commits of 500): with glibc's defaults 13.4 MiB of the process was anonymous memory, of
 /// which malloc's statistics (malloc_stats(3)) showed 6.4 MiB free but kept in eight
-/// per-thread arenas; two arenas alone brought it to 11.2 MiB, and a trim returned 3 MiB more.
-/// After a 200,000-document RunQuery (141 MiB answer) the defaults kept 300 MiB; with these
-/// settings `hearth-bench --only memory` read 35.6 MiB at 1,000,000 documents after that query
-/// (Benchmarks/README.md, "Memory budget"). Two arenas are shared by the event loop, the
-/// cooperative pool and the store's threads; allocation is a small part of any request's cost.
-/// Source: mallopt(3) (`M_ARENA_MAX`, `M_MMAP_THRESHOLD`, `M_TRIM_THRESHOLD`), malloc_trim(3).
+/// per-thread arenas; a trim returned 3 MiB of it. After a 200,000-document RunQuery (141 MiB
+/// answer) the defaults kept 300 MiB (Benchmarks/README.md, "Memory budget").
+///
+/// The arenas stay as many as glibc makes (one per thread here, up to 8 per core): capping
+/// them at two saved 2.2 MiB at 10,000 documents before a trim and 0.3 MiB after one, and
+/// would make the reader thread of a long scan share an arena lock with the threads serving
+/// point reads. Source: mallopt(3) (`M_MMAP_THRESHOLD`, `M_TRIM_THRESHOLD`), malloc_trim(3).
 enum MallocTuning {
-    /// Arenas malloc may create (glibc's default is 8 per core).
-    static let arenas: Int32 = 2
     /// Allocations of at least this many bytes get a mapping of their own, unmapped on free:
     /// a RunQuery's answer buffer (141 MiB for 200,000 documents) goes back to the system
     /// when sent. Fixed, so glibc does not raise it (to as much as 32 MiB) after freeing a
@@ -28,7 +27,6 @@ enum MallocTuning {
     /// Applies the settings; call once, before the server starts its threads.
     static func configure() {
         #if os(Linux)
-            _ = mallopt(M_ARENA_MAX, arenas)
             _ = mallopt(M_MMAP_THRESHOLD, mmapThresholdBytes)
             _ = mallopt(M_TRIM_THRESHOLD, trimThresholdBytes)
         #endif
