@@ -14,6 +14,9 @@ extension MemorySection {
                 Self.cell(f, step) { $0.loaded[step].map(Self.mib) }
             }
         }
+        row("server RSS after scanning \(Self.scanDocuments.formatted()) documents (reference: Hearth's SQLite file)", reference: hearth.fileBytes[Self.scanDocuments].map { Cell.measured(Figure(value: Double($0) / 1_048_576, unit: .mebibytes)) } ?? none) { f in
+            Self.cell(f, Self.scanDocuments) { $0.afterScans.map(Self.mib) }
+        }
         for step in Self.steps {
             row("load \(step.formatted()) documents (REST commits of 500)") { f in
                 Self.cell(f, step) { g in
@@ -66,6 +69,8 @@ extension MemorySection {
                 + "(file-backed, shared with every process using them) and pages of memory-mapped files as well as the process's own anonymous memory; "
                 + "the split is in the notes below. Bounds: idle RSS is mostly the Swift runtime, Foundation and the other libraries' pages that startup "
                 + "touches; loaded RSS adds SQLite's page caches (sized in SQLiteDocumentStore) and what malloc keeps; the JVM's is its heap.",
+            "after the scans, RSS holds the pages of the database file the readers mapped (SQLiteDocumentStore.readerMapBytes, 1 GiB) and read: file-backed, "
+                + "the kernel's page cache, which would hold them without the mapping too, and gives them back under memory pressure.",
             "peak RSS growth: VmHWM (reset through /proc/<pid>/clear_refs just before the request) minus VmRSS before, while curl reads "
                 + "{limit: \(Self.queryReturns)} over \(Self.queryReturns.formatted()) documents and discards the answer; Hearth builds the whole answer "
                 + "before sending it (issue 14 item 4), so the growth is bounded below by the answer's size.",
@@ -81,6 +86,7 @@ extension MemorySection {
             for step in Self.steps {
                 if let m = f.loaded[step] { parts.append("\(step.formatted()) documents \(m.text), \(m.threads) threads") }
             }
+            if let m = f.afterScans { parts.append("after the scans \(m.text)") }
             if let q = f.query, let before = f.queryBefore, let peak = f.queryPeak {
                 parts.append(
                     String(

@@ -67,6 +67,9 @@ struct MemorySection {
         var getIdleAt1M: Wrk.Result?
         /// GetDocument while scans of `scanDocuments` run back to back on another connection.
         var getDuringScan: Wrk.Result?
+        /// `settle` after the last scan: readers map the database file, so the pages a scan
+        /// read stay in the resident set (file-backed) until the kernel needs them.
+        var afterScans: ProcessMemory?
         /// One scan on its own, and the scans run during `getDuringScan`.
         var scanAlone: Curl.Outcome?
         /// See `scanAlone`.
@@ -167,6 +170,8 @@ struct MemorySection {
                 await bigQuery(server, pid: pid, label: label, into: &f)
             case Self.scanDocuments:
                 await scan(wrk, server, label, into: &f)
+                try? await Task.sleep(for: Self.settle)
+                f.afterScans = ProcessMemory.read(pid)
             default: break
             }
         }
