@@ -82,6 +82,12 @@ struct MemorySection {
         var queryPeak: ProcessMemory?
         /// See `query`.
         var queryAfter: ProcessMemory?
+        /// Anonymous resident memory (the heap) before the REST RunQuery and its peak during it
+        /// (sampled every 20 ms), KiB.
+        var queryAnon: (before: Int, peak: Int)?
+        /// The same query over gRPC (google-cloud-firestore, `Benchmarks/memory/query_stream.py`,
+        /// pausing 0.2 s every 20,000 documents): documents, time, and the heap before and at peak.
+        var grpcQuery: (documents: Int, seconds: Double, before: Int, peak: Int)?
         /// Failures, for the notes.
         var notes: [String] = []
     }
@@ -209,15 +215,63 @@ struct MemorySection {
     private func bigQuery(_ server: ListenServer, pid: pid_t, label: String, into f: inout ServerFigures) async {
         f.queryBefore = ProcessMemory.read(pid)
         if !ProcessMemory.resetPeak(pid) { f.notes.append("\(label): cannot reset VmHWM (/proc/\(pid)/clear_refs); the peak is since start") }
+        let restSampler = AnonPeak(pid: pid)
         do {
             f.query = try await Curl.post(
                 server.baseURL + FirestoreJSON.documentsPath + ":runQuery", json: Self.allItems(limit: Self.queryReturns), scratch: scratch)
         } catch {
             f.notes.append("\(label), RunQuery \(Self.queryReturns.formatted()): \(error)")
         }
+        f.queryAnon = await restSampler.stop()
         f.queryPeak = ProcessMemory.read(pid)
         try? await Task.sleep(for: Self.settle)
         f.queryAfter = ProcessMemory.read(pid)
+        guard let python = await ListenSection.findPython() else {
+            f.notes.append("\(label), gRPC RunQuery: not measured (no Python with google-cloud-firestore; scripts/bench-deps.sh)")
+            return
+        }
+        progress("memory: \(label), the same RunQuery over gRPC, read slowly")
+        let grpcSampler = AnonPeak(pid: pid)
+        do {
+            let out = try await ListenLoadClient.runBounded(
+                python,
+                [PackageRoot.path("Benchmarks/memory/query_stream.py"), "--host", server.host, "--project", FirestoreJSON.project,
+                 "--collection", FirestoreJSON.queryCollection, "--limit", String(Self.queryReturns)],
+                timeout: .seconds(600))
+            let anon = await grpcSampler.stop()
+            struct Answer: Decodable { var documents: Int; var seconds: Double }
+            let answer = try JSONDecoder().decode(Answer.self, from: Data(out.utf8))
+            f.grpcQuery = (answer.documents, answer.seconds, anon?.before ?? 0, anon?.peak ?? 0)
+        } catch {
+            _ = await grpcSampler.stop()
+            f.notes.append("\(label), gRPC RunQuery \(Self.queryReturns.formatted()): \(error)")
+        }
+        try? await Task.sleep(for: Self.settle)
+    }
+
+    /// Samples a process's anonymous resident memory (RssAnon) every 20 ms until `stop`.
+    final class AnonPeak: Sendable {
+        private let flag = StopFlag()
+        private let sampling: Task<(before: Int, peak: Int)?, Never>
+
+        init(pid: pid_t) {
+            let flag = self.flag
+            sampling = Task {
+                guard let first = ProcessMemory.read(pid)?.anonKiB else { return nil }
+                var peak = first
+                while !flag.isSet {
+                    if let m = ProcessMemory.read(pid) { peak = max(peak, m.anonKiB) }
+                    try? await Task.sleep(for: .milliseconds(20))
+                }
+                return (first, peak)
+            }
+        }
+
+        /// Stops sampling: the heap at the start and its peak, KiB (nil if unreadable).
+        func stop() async -> (before: Int, peak: Int)? {
+            flag.set()
+            return await sampling.value
+        }
     }
 
     /// GetDocument idle at 1,000,000 documents, one scan alone, then GetDocument again while
