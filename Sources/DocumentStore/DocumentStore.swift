@@ -135,8 +135,30 @@ public protocol StoreSnapshot: AnyObject {
     func runQuery(_ target: QueryTarget, in database: DatabaseID, statistics: inout QueryStatistics)
         throws(FirestoreError) -> (documents: [Document], skipped: Int)
 
+    /// The answer of `scan` (defined in `RangeScan`), each document passed to `accept` as a
+    /// `ProjectedDocument`; the non-nil results are returned in answer order.
+    ///
+    /// The protocol's own implementation is `scanRangesByQueries`; a store may answer faster
+    /// (the SQLite store reads the stored bytes of only the projected and filtered fields),
+    /// never differently.
+    /// - Throws: `.invalidArgument` for ranges the general queries refuse; `.internalError` on
+    ///   storage failure; what `accept` throws (the scan stops there).
+    func scanRanges<T>(
+        _ scan: RangeScan, in database: DatabaseID, _ accept: (ProjectedDocument) throws(FirestoreError) -> T?
+    ) throws(FirestoreError) -> [T]
+
     /// Releases the view.
     func close()
+}
+
+extension StoreSnapshot {
+    /// The general path, `scanRangesByQueries`.
+    /// - Throws: as `scanRangesByQueries`.
+    public func scanRanges<T>(
+        _ scan: RangeScan, in database: DatabaseID, _ accept: (ProjectedDocument) throws(FirestoreError) -> T?
+    ) throws(FirestoreError) -> [T] {
+        try scanRangesByQueries(scan, in: database, accept)
+    }
 }
 
 extension StoreSnapshot {

@@ -100,7 +100,7 @@ extension SQLiteSnapshot {
     }
 
     /// The row id of `index` if it is built in this snapshot.
-    private func indexRowID(_ index: SingleFieldIndex, db: Int64, _ connection: SQLiteConnection) throws -> Int64? {
+    func indexRowID(_ index: SingleFieldIndex, db: Int64, _ connection: SQLiteConnection) throws -> Int64? {
         let select = try connection.prepare(
             "SELECT id FROM field_indexes WHERE db = ?1 AND collection_id = ?2 AND field = ?3 AND kind = ?4 AND scope = ?5")
         defer { select.reset() }

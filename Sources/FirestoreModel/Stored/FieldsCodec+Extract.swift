@@ -18,7 +18,84 @@ extension FieldsCodec {
     }
 }
 
+/// Finds several top-level fields of encoded fields in one walk over the entries, decoding
+/// none of them: `locate` records where each wanted value starts, `value(at:)` decodes one
+/// when asked. What a scan reading a few fields of many documents needs: the fields that
+/// decide whether a document is wanted are decoded first, the others only for those kept.
+public struct FieldsLocator {
+    /// The fields asked for, each as (index of its first segment in `keys`, the path).
+    public let fields: [(key: Int, path: FieldPath)]
+    /// The distinct first segments, as UTF-8.
+    private let keys: [[UInt8]]
+    /// Where each key's value starts in the last located buffer (-1: missing).
+    private var offsets: [Int]
+    private var buffer = UnsafeRawBufferPointer(start: nil, count: 0)
+
+    /// A locator of `paths` (indexes of `value(at:)` are positions in `paths`).
+    public init(_ paths: [FieldPath]) {
+        var keys: [[UInt8]] = []
+        var fields: [(key: Int, path: FieldPath)] = []
+        for p in paths {
+            let first = Array((p.segments.first ?? "").utf8)
+            if let i = keys.firstIndex(of: first) {
+                fields.append((i, p))
+            } else {
+                fields.append((keys.count, p))
+                keys.append(first)
+            }
+        }
+        self.keys = keys
+        self.fields = fields
+        offsets = Array(repeating: -1, count: keys.count)
+    }
+
+    /// Walks the entries of `bytes` (which must outlive the next `value(at:)` calls).
+    /// - Throws: `.internalError` on corrupt bytes.
+    public mutating func locate(_ bytes: UnsafeRawBufferPointer) throws(FirestoreError) {
+        buffer = bytes
+        for i in offsets.indices { offsets[i] = -1 }
+        var reader = FieldsReader(bytes)
+        try reader.version()
+        var left = keys.count
+        var entries = try reader.length()
+        while left > 0 && entries > 0 {
+            entries -= 1
+            let k = try reader.slice()
+            if let i = keys.firstIndex(where: { FieldsReader.bytes(k, equal: $0) }), offsets[i] < 0 {
+                offsets[i] = reader.offset
+                left -= 1
+            }
+            try reader.skipValue(depth: 0)
+        }
+    }
+
+    /// The value of field `index` (a position in the paths given to `init`) in the located
+    /// buffer, or nil when missing (or a step is not a map).
+    /// - Throws: `.internalError` on corrupt bytes.
+    public func value(at index: Int) throws(FirestoreError) -> Value? {
+        let (key, path) = fields[index]
+        guard offsets[key] >= 0 else { return nil }
+        var reader = FieldsReader(buffer, at: offsets[key])
+        var segments = path.segments.dropFirst()
+        while let wanted = segments.popFirst() {
+            guard try reader.byte() == FieldsCodec.Tag.map, try reader.seekEntry(wanted) else { return nil }
+        }
+        return try reader.value(depth: 0)
+    }
+}
+
 extension FieldsReader {
+    /// True when `a` holds exactly the bytes of `b`.
+    public static func bytes(_ a: UnsafeRawBufferPointer, equal b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var i = 0
+        while i < b.count {
+            if a[i] != b[i] { return false }
+            i += 1
+        }
+        return true
+    }
+
     /// Positions the reader at the value of entry `key` of the map whose count is next.
     /// - Returns: false (position unspecified) when there is no such key.
     /// - Throws: `.internalError` on corrupt bytes.

@@ -163,6 +163,15 @@ public struct FieldsReader {
     /// A reader at the start of `buffer` (which must outlive it).
     public init(_ buffer: UnsafeRawBufferPointer) { self.buffer = buffer }
 
+    /// A reader at byte `offset` of `buffer` (an offset `offset` reported earlier).
+    public init(_ buffer: UnsafeRawBufferPointer, at offset: Int) {
+        self.buffer = buffer
+        position = offset
+    }
+
+    /// Bytes consumed so far.
+    public var offset: Int { position }
+
     /// True when every byte was consumed.
     public var isAtEnd: Bool { position == buffer.count }
 
