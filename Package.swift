@@ -40,7 +40,7 @@ let package = Package(
             ],
             swiftSettings: strict),
         .target(
-            name: "Functions", dependencies: ["FirestoreModel", "FirestoreEngine", "GoogleWire", "HTTPServer"],
+            name: "Functions", dependencies: ["FirestoreModel", "DocumentStore", "FirestoreEngine", "GoogleWire", "HTTPServer"],
             swiftSettings: strict),
         .target(
             name: "AuthEmulator", dependencies: ["FirestoreModel", "GoogleWire", "HTTPServer", "DocumentStore", "COpenSSL"],

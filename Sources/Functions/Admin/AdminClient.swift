@@ -53,6 +53,35 @@ public struct AdminClient: Sendable {
         }
     }
 
+    /// Commits `batches` in order as one durable unit: each batch atomically, with its own
+    /// commit time, exactly as `WriteBatch.commit()` one after another would, but stored in one
+    /// transaction with one fsync (`FirestoreEngine.commitBatches`). For fan-outs of many
+    /// batches.
+    /// - Returns: one outcome per batch.
+    /// - Throws: the first encoding error (nothing is written then); else the first failing
+    ///   batch's error, after the batches before it were committed.
+    @discardableResult
+    public func commit(_ batches: [WriteBatch]) throws(FirestoreError) -> [CommitOutcome] {
+        var writes: [[Write]] = []
+        for b in batches { writes.append(try b.validated()) }
+        return try engine.commitBatches(writes, in: database, auth: .admin)
+    }
+
+    /// Runs `body` in an exclusive transaction (`FirestoreEngine.exclusiveTransaction`): its
+    /// reads see the latest state and nothing commits until its writes do, so it never
+    /// aborts or retries. For server code whose reads are too large to re-check at commit.
+    ///
+    /// Reads must come before writes. An error thrown by `body` writes nothing and is rethrown.
+    /// - Precondition: `body` uses only `tx` (any other call into the engine would deadlock).
+    /// - Throws: what `body` throws; `FirestoreError` from reads or the commit.
+    public func runExclusiveTransaction<T>(_ body: (ExclusiveTransaction) throws -> T) throws -> T {
+        try engine.exclusiveTransaction(in: database) { (reads) throws -> (writes: [Write], value: T) in
+            let tx = ExclusiveTransaction(client: self, reads: reads)
+            let value = try body(tx)
+            return (try tx.writes(), value)
+        }.value
+    }
+
     /// Runs `body` in a read-write transaction and commits its writes; retries the whole
     /// body when the commit is ABORTED because a document it read changed meanwhile.
     ///

@@ -8,6 +8,7 @@ enum WriteEncoding {
     /// mask entry absent from the fields).
     /// - Throws: `.invalidArgument` for `.delete` without `merge`.
     static func set(_ data: [String: FieldValue], at path: ResourcePath, merge: Bool) throws(FirestoreError) -> Write {
+        if !merge, let plain = plainFields(data) { return Write(operation: .update(path: path, fields: plain)) }
         var fields: [String: Value] = [:]
         var mask: [FieldPath] = []
         var transforms: [FieldTransform] = []
@@ -62,6 +63,18 @@ enum WriteEncoding {
         return Write(
             operation: .update(path: path, fields: fields), updateMask: mask, updateTransforms: transforms,
             currentDocument: precondition ?? .exists(true))
+    }
+
+    /// The fields of `data` when every member is a plain value (no sentinel, no sentinel
+    /// map): what `flatten` would build for a replacing `set`, without walking paths (a
+    /// fan-out encodes thousands of such documents).
+    private static func plainFields(_ data: [String: FieldValue]) -> [String: Value]? {
+        var fields = [String: Value](minimumCapacity: data.count)
+        for (key, v) in data {
+            guard case .value(let plain) = v else { return nil }
+            fields[key] = plain
+        }
+        return fields
     }
 
     /// Walks `data` under `prefix`, filling plain fields, the merge mask and transforms.
