@@ -100,16 +100,29 @@ public enum RecipientSelection {
 
         var recipients = [Recipient(uid: senderUID, distanceM: 0, isOwn: true, fcmToken: nil)]
         for uid in order {
-            guard let candidate = latest[uid], candidate.updatedAt >= freshSince,
-                let location = try? GeoLocation(latitude: candidate.lat, longitude: candidate.lng)
+            guard let candidate = latest[uid],
+                let recipient = recipient(candidate, center: center, radiusMeters: radiusMeters, freshSince: freshSince)
             else { continue }
-            let distanceMeters = GeoDistance.between(center, location) * 1000
-            guard distanceMeters <= radiusMeters else { continue }
-            recipients.append(
-                Recipient(
-                    uid: uid, distanceM: roundHalfUp(distanceMeters), isOwn: false, fcmToken: candidate.fcmToken))
+            recipients.append(recipient)
         }
         return recipients
+    }
+
+    /// Rule 3 of `selectRecipients` for one candidate: its recipient when its coordinates are
+    /// valid, `updatedAt ≥ freshSince` and its unrounded distance is at most `radiusMeters`;
+    /// nil otherwise. Depends on nothing but the candidate, so a reader may drop the
+    /// candidates it refuses before `selectRecipients` (when each user has one candidate,
+    /// as in a read at one moment, the selection is the same).
+    public static func recipient(
+        _ candidate: PresenceCandidate, center: GeoLocation, radiusMeters: Double, freshSince: Timestamp
+    ) -> Recipient? {
+        guard candidate.updatedAt >= freshSince,
+            let location = try? GeoLocation(latitude: candidate.lat, longitude: candidate.lng)
+        else { return nil }
+        let distanceMeters = GeoDistance.between(center, location) * 1000
+        guard distanceMeters <= radiusMeters else { return nil }
+        return Recipient(
+            uid: candidate.uid, distanceM: roundHalfUp(distanceMeters), isOwn: false, fcmToken: candidate.fcmToken)
     }
 
     /// JavaScript `Math.round`: the nearest integer, halves toward +∞ (2.5 → 3, −2.5 → −2),

@@ -201,4 +201,27 @@ struct RecipientSelectionTests {
     func roundHalfUp(value: Double, expected: Int) {
         #expect(RecipientSelection.roundHalfUp(value) == expected)
     }
+
+    @Test("dropping the candidates `recipient` refuses changes nothing when each user comes once per version")
+    func prefilterKeepsTheSelection() {
+        var rng = SplitMix64(seed: 0x9E1EC7)
+        let freshSince = RecipientSelection.subtracting(ShoutsConstants.presenceTTL, from: now)
+        for _ in 0..<50 {
+            // One version per user, listed once or twice (a document in two geohash bounds).
+            var candidates: [Candidate] = []
+            for i in 0..<60 {
+                let age = Int64(rng.next() % 420)
+                var c = north("u\(i)", Double(rng.next() % 300), updatedAt: Timestamp(seconds: now.seconds - age, nanos: now.nanos))
+                if rng.next() % 10 == 0 { c.lat = .nan }
+                candidates.append(c)
+                if rng.next() % 4 == 0 { candidates.append(c) }
+            }
+            candidates.append(north("me", 10))
+            let kept = candidates.filter {
+                RecipientSelection.recipient($0, center: center, radiusMeters: whisper, freshSince: freshSince) != nil
+            }
+            #expect(select(kept) == select(candidates))
+            #expect(select(kept).count > 1)
+        }
+    }
 }

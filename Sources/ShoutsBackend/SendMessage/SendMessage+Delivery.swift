@@ -2,13 +2,15 @@ import FirestoreModel
 import Functions
 
 extension SendMessage {
-    /// Step 6: writes the feed copies, `ShoutsConstants.feedBatchMaxWrites` per batch.
+    /// Step 6: writes the feed copies, `ShoutsConstants.feedBatchMaxWrites` per batch, the
+    /// batches stored together (one transaction, one fsync; each batch its own commit time).
     /// - Parameter onlyMissing: write only the copies that do not exist yet (idempotent retry).
     /// - Throws: storage errors; batches committed before the failure stay committed.
     func deliver(_ message: StoredMessage, to recipients: [RecipientSelection.Recipient], onlyMissing: Bool)
         throws(FirestoreError)
     {
         let users = admin.collection(ShoutsCollections.users)
+        var batches: [WriteBatch] = []
         for start in stride(from: 0, to: recipients.count, by: ShoutsConstants.feedBatchMaxWrites) {
             let chunk = recipients[start..<min(start + ShoutsConstants.feedBatchMaxWrites, recipients.count)]
             let refs = chunk.map { users.document($0.uid).collection(ShoutsCollections.feed).document(message.id) }
@@ -20,8 +22,9 @@ extension SendMessage {
             for (i, recipient) in chunk.enumerated() where missing[i] {
                 batch.set(refs[i], message.feedFields(for: recipient))
             }
-            if batch.count > 0 { try batch.commit() }
+            if batch.count > 0 { batches.append(batch) }
         }
+        try admin.commit(batches)
     }
 
     /// Step 7: best-effort push to every recipient but the sender, then token cleanup.

@@ -6,9 +6,11 @@ import Functions
 /// 1. Auth required (UNAUTHENTICATED); sender name/photo only from the token's `name` and
 ///    `picture` claims (null when absent).
 /// 2. Validation: `SendMessageInput` (INVALID_ARGUMENT).
-/// 3–5 and the message, in one read-write transaction: read `presence/{sender}`, reject when
-///    `lastSentAt` is less than 5 s ago in milliseconds (RESOURCE_EXHAUSTED); run one
-///    `orderBy(geohash).startAt(start).endAt(end)` query on `presence` per geofire bound (they
+/// 3–5 and the message, in one exclusive transaction (nothing commits between its reads and
+///    its writes): read `presence/{sender}`, reject when
+///    `lastSentAt` is less than 5 s ago in milliseconds (RESOURCE_EXHAUSTED); read the answer of
+///    one `orderBy(geohash).startAt(start).endAt(end)` query on `presence` per geofire bound in
+///    one range read that keeps only fresh documents (`updatedAt ≥ now − PRESENCE_TTL`; they
 ///    see presence before this send's refresh; the sender is no candidate anyway), post-filter with
 ///    `RecipientSelection.selectRecipients`; then commit together the presence refresh (merge
 ///    of `lat`, `lng`, 9-char `geohash`, `updatedAt` and `lastSentAt` as server timestamps —
@@ -16,7 +18,8 @@ import Functions
 ///    rate-limit stamp and the message land atomically, a send is never rate-limited by an
 ///    earlier attempt that did not record its message.
 /// 6. Fan-out: one `users/{uid}/feed/{id}` per recipient (sender first, `isOwn`,
-///    `distanceM` 0), in batches of ≤ 450 writes, all carrying the stored `sentAt`.
+///    `distanceM` 0), in batches of ≤ 450 writes, all carrying the stored `sentAt`; the
+///    batches are stored together, with one fsync (`AdminClient.commit(_:)`).
 /// 7. Push: `sendEachForMulticast` to the other recipients' tokens in chunks of ≤ 500, title
 ///    `Shout from {name}` / `Whisper from {name}` (`New shout nearby` without a name), body the
 ///    text, data `{messageId, kind}`; best effort (failures are reported, never returned).
@@ -89,7 +92,7 @@ struct SendMessage: Sendable {
     /// - Throws: `CallableError` (rate limit); `FirestoreError` from storage.
     func record(_ input: SendMessageInput, sender: CallableAuth, messageRef: DocumentReference) throws -> Recorded {
         let presenceRef = admin.collection(ShoutsCollections.presence).document(sender.uid)
-        return try admin.runTransaction { tx throws -> Recorded in
+        return try admin.runExclusiveTransaction { tx throws -> Recorded in
             if input.idempotencyKey != nil, try tx.get(messageRef).exists { return .existing }
             let presence = try tx.get(presenceRef)
             let now = services.clock()
@@ -100,7 +103,8 @@ struct SendMessage: Sendable {
             }
             let recipients = RecipientSelection.selectRecipients(
                 senderUID: sender.uid, center: input.location, radiusMeters: input.kind.radiusMeters, now: now,
-                candidates: try audienceCandidates(around: input.location, radiusMeters: input.kind.radiusMeters))
+                candidates: try audienceCandidates(
+                    around: input.location, radiusMeters: input.kind.radiusMeters, now: now, in: tx))
             let geohash = Geohash.forLocation(input.location, precision: ShoutsConstants.presenceGeohashPrecision)
             tx.set(
                 presenceRef,
@@ -130,18 +134,25 @@ struct SendMessage: Sendable {
         return millis(now) - millis(lastSentAt) < cooldownMillis
     }
 
-    /// Step 5's queries: every presence document in any geohash bound of the circle,
-    /// duplicates and false positives included (the post-filter removes them).
-    func audienceCandidates(around center: GeoLocation, radiusMeters: Double) throws(FirestoreError)
-        -> [RecipientSelection.PresenceCandidate]
+    /// Step 5's queries in one range read: the presence documents in any geohash bound of the
+    /// circle, in query order (a document in two bounds twice), keeping only those
+    /// `RecipientSelection.recipient` would select — the others cannot change the selection,
+    /// since the read sees one version of each document.
+    func audienceCandidates(around center: GeoLocation, radiusMeters: Double, now: Timestamp, in tx: ExclusiveTransaction)
+        throws(FirestoreError) -> [RecipientSelection.PresenceCandidate]
     {
-        let presence = admin.collection(ShoutsCollections.presence)
-        var candidates: [RecipientSelection.PresenceCandidate] = []
-        for bound in Geohash.queryBounds(center: center, radiusMeters: radiusMeters) {
-            let snapshot = try presence.order(by: "geohash").start(at: [.string(bound.start)])
-                .end(at: [.string(bound.end)]).get()
-            candidates += snapshot.documents.compactMap(RecipientSelection.PresenceCandidate.init(snapshot:))
+        let freshSince = RecipientSelection.subtracting(ShoutsConstants.presenceTTL, from: now)
+        let bounds = Geohash.queryBounds(center: center, radiusMeters: radiusMeters)
+        return try tx.getRanges(
+            admin.collection(ShoutsCollections.presence), orderedBy: "geohash",
+            ranges: bounds.map { (Value.string($0.start), Value.string($0.end)) },
+            filter: .field(FieldPath(["updatedAt"]), .greaterThanOrEqual, .timestamp(freshSince)),
+            select: RecipientSelection.PresenceCandidate.fields
+        ) { (documentID, values) -> RecipientSelection.PresenceCandidate? in
+            guard let candidate = RecipientSelection.PresenceCandidate(documentID: documentID, values: values),
+                RecipientSelection.recipient(candidate, center: center, radiusMeters: radiusMeters, freshSince: freshSince) != nil
+            else { return nil }
+            return candidate
         }
-        return candidates
     }
 }

@@ -43,8 +43,9 @@ struct ShoutsFixture {
     /// Centre used by most tests: San Francisco.
     let center = (lat: 37.7749, lng: -122.4194)
 
-    init() throws {
-        engine = try FirestoreEngine(store: InMemoryDocumentStore(), clock: clock.closure)
+    /// A fixture over `store` (the in-memory store by default).
+    init(store: any DocumentStore = InMemoryDocumentStore()) throws {
+        engine = try FirestoreEngine(store: store, clock: clock.closure)
         let errors = self.errors
         host = FunctionsHost(project: Self.project, engine: engine, clock: clock.closure) { name, error in
             errors.append("\(name): \(error)")
