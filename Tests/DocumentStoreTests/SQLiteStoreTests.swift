@@ -22,6 +22,37 @@ import Testing
         return (result.documents, snap.lastPlan, snap.documentsDecoded)
     }
 
+    /// A commit that takes the WAL past the threshold queues a checkpoint off the commit
+    /// path; the store reads the same before and after, and after a reopen.
+    @Test func largeCommitIsCheckpointedInTheBackground() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let file = dir.file("store.sqlite")
+        var store = try SQLiteDocumentStore(path: file, durability: .normal)
+        let padding = Value.string(String(repeating: "x", count: 1000))
+        let mutations = (0..<6000).map { i in Mutation.put(doc(String(format: "c/d%05d", i), ["n": .integer(Int64(i)), "p": padding])) }
+        try store.commit(mutations, in: testDB, commitTime: ts(5))
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(10)
+        while store.checkpointer.checkpoints.load(ordering: .relaxed) == 0 && clock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(store.checkpointer.checkpoints.load(ordering: .relaxed) > 0)
+        try store.commit([.put(doc("c/late", ["n": .integer(-1)]))], in: testDB, commitTime: ts(6))
+        for reopen in [false, true] {
+            if reopen {
+                store.close()
+                store = try SQLiteDocumentStore(path: file)
+            }
+            let snap = try store.snapshot()
+            defer { snap.close() }
+            let listed = try snap.listDocuments(in: path("c"), database: testDB, startAfter: nil, limit: nil)
+            #expect(listed.count == 6001)
+            #expect(try snap.document(path("c/d04321"), in: testDB)?.fields["n"] == .integer(4321))
+        }
+        store.close()
+    }
+
     @Test func stateAndLastCommitTimeSurviveReopen() throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }

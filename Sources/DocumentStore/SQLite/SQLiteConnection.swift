@@ -10,6 +10,8 @@ import CSQLite
 final class SQLiteConnection {
     private var handle: OpaquePointer?
     private var statements: [String: SQLiteStatement] = [:]
+    /// The hook `onWALCommit` installed, kept alive as long as the connection.
+    private var walHook: WALHook?
 
     /// Opens (creating when missing) the database file at `path`.
     /// - Throws: `SQLiteError` when the file cannot be opened.
@@ -87,11 +89,36 @@ final class SQLiteConnection {
         }
     }
 
+    /// Calls `hook` after each of this connection's commits with the number of pages then in
+    /// the WAL, on the committing thread; replaces SQLite's automatic checkpoint (which would
+    /// copy the WAL into the database inside the commit that crossed its threshold).
+    func onWALCommit(_ hook: @escaping @Sendable (_ pages: Int) -> Void) {
+        guard let handle else { return }
+        let box = WALHook(hook)
+        walHook = box
+        let callback: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Int32 = {
+            context, _, _, pages in
+            if let context { Unmanaged<WALHook>.fromOpaque(context).takeUnretainedValue().hook(Int(pages)) }
+            return SQLITE_OK
+        }
+        sqlite3_wal_hook(handle, callback, Unmanaged.passUnretained(box).toOpaque())
+    }
+
+    /// The closure behind `onWALCommit`, boxed for SQLite's context pointer.
+    private final class WALHook {
+        let hook: @Sendable (Int) -> Void
+        init(_ hook: @escaping @Sendable (Int) -> Void) { self.hook = hook }
+    }
+
     /// Finalizes every cached statement and closes the connection (idempotent).
     func close() {
         for statement in statements.values { statement.finalize() }
         statements.removeAll()
-        if let handle { sqlite3_close_v2(handle) }
+        if let handle {
+            sqlite3_wal_hook(handle, nil, nil)
+            sqlite3_close_v2(handle)
+        }
         handle = nil
+        walHook = nil
     }
 }

@@ -16,6 +16,8 @@ import Synchronization
 /// FULL is affordable: a one-document commit took a median 0.24–0.41 ms with FULL against
 /// 0.04–0.06 ms with NORMAL on the development machine (ext4 on a virtio disk;
 /// `StoreBenchmarks.commitLatency`, release build, several runs on a shared 2-core machine).
+/// Checkpoints (copying the WAL into the file) run on a queue of their own
+/// (`SQLiteCheckpointer`), not inside the commit that crosses SQLite's threshold.
 ///
 /// **Indexes on demand** (docs/ARCHITECTURE.md rule 6). A query reads a single-field index chosen by
 /// `QueryPlanner`. The first query that needs index (collection id, field, mode, scope) builds
@@ -73,6 +75,8 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     /// False when superseded versions are not kept (`--version-retention 0`).
     public let keepsVersions: Bool
 
+    /// Copies the WAL into the file off the commit path (`SQLiteCheckpointer`).
+    let checkpointer: SQLiteCheckpointer
     private let writerLock = NSLock()
     private var writer: SQLiteConnection?
     /// Committed database ids by `DatabaseID.name`.
@@ -140,6 +144,8 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
         self.durability = durability
         self.deleteOnClose = deleteOnClose
         self.keepsVersions = keepsVersions
+        let checkpointer = SQLiteCheckpointer(path: path)
+        self.checkpointer = checkpointer
         do {
             let connection = try SQLiteConnection(path: path)
             let synchronous: String
@@ -157,6 +163,7 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
                 PRAGMA temp_store=MEMORY;
                 """)
             try connection.writeTransaction { () throws in try connection.execute(SQLiteSchema.create) }
+            connection.onWALCommit { pages in checkpointer.walCommitted(pages: pages) }
             writer = connection
             try loadCatalog(connection)
         } catch let error as SQLiteError {
@@ -277,7 +284,7 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
                         connection: connection, database: dbID, indexes: catalog[dbID] ?? [:],
                         commitTime: keepsVersions ? batch.commitTime : nil)
                     writes.composites = newDatabases[database.name]?.composites ?? composites[dbID] ?? [:]
-                    for mutation in batch.mutations {
+                    for mutation in Self.inKeyOrder(batch.mutations) {
                         switch mutation {
                         case .put(let document): try writes.put(document)
                         case .delete(let path): try writes.delete(path)
@@ -408,6 +415,22 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
         try upsert.run()
     }
 
+    /// `mutations` in path-key order (stable: two of one path keep theirs), the order the
+    /// B-trees of `documents` are keyed in. Their effects do not depend on the order across
+    /// paths (the versions they end all end at the batch's commit time); inserting in key
+    /// order walks each tree once instead of jumping about it: 10,001 new feed documents in
+    /// one transaction took 45 + 20 ms (insert + COMMIT) sorted against 70 + 28 ms in
+    /// arrival order (`sqlite3` on a copy of the fan-out bench store, one run each of three
+    /// alike). Batches of fewer than two mutations come back as they are.
+    static func inKeyOrder(_ mutations: [Mutation]) -> [Mutation] {
+        guard mutations.count > 1 else { return mutations }
+        let keys = mutations.map { OrderedKey.path($0.path) }
+        let order = mutations.indices.sorted { a, b in
+            bytesLess(keys[a], keys[b]) || (keys[a] == keys[b] && a < b)
+        }
+        return order.map { mutations[$0] }
+    }
+
     /// The greatest commit time recorded in this file.
     /// - Throws: `.internalError` when the store is closed.
     public func lastCommitTime() throws(FirestoreError) -> Timestamp? {
@@ -423,6 +446,7 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
         idleReaders = []
         poolLock.unlock()
         for r in readers { r.close() }
+        checkpointer.close()
         writerLock.lock()
         writer?.close()
         writer = nil

@@ -101,6 +101,15 @@ extension SQLiteSnapshot {
         let projectionStart = 1 + comparisons.count
         var matches: [Match<T>] = []
         var containing: [Int] = []
+        // Every bound a string: a string value is placed by its bytes (others by `Value.compare`).
+        let stringRanges: [(start: [UInt8], end: [UInt8])]? = scan.ranges.allSatisfy {
+            if case .string = $0.start, case .string = $0.end { return true }
+            return false
+        }
+            ? scan.ranges.map { range in
+                guard case .string(let start) = range.start, case .string(let end) = range.end else { return ([], []) }
+                return (Array(start.utf8), Array(end.utf8))
+            } : nil
         do {
             let select = try connection.prepare(
                 "SELECT path, fields, update_seconds, update_nanos FROM documents WHERE db = ?1 AND parent = ?2")
@@ -116,11 +125,21 @@ extension SQLiteSnapshot {
                 if rows > Self.maxScannedDocuments { return nil }
                 indexRowsRead += 1
                 try locator.locate(select.blob(at: 1))
-                guard let value = try locator.value(at: 0) else { continue }
                 containing.removeAll(keepingCapacity: true)
-                for (i, range) in scan.ranges.enumerated()
-                where Value.compare(range.start, value) != .greater && Value.compare(value, range.end) != .greater {
-                    containing.append(i)
+                var value: Value?
+                if let stringRanges, let bytes = try locator.stringBytes(at: 0) {
+                    // A string against string bounds: compared as UTF-8 bytes, no `String` built.
+                    for (i, range) in stringRanges.enumerated()
+                    where FieldsReader.compare(bytes, range.start) != .less && FieldsReader.compare(bytes, range.end) != .greater {
+                        containing.append(i)
+                    }
+                } else {
+                    value = try locator.value(at: 0)
+                    guard let value else { continue }
+                    for (i, range) in scan.ranges.enumerated()
+                    where Value.compare(range.start, value) != .greater && Value.compare(value, range.end) != .greater {
+                        containing.append(i)
+                    }
                 }
                 if containing.isEmpty { continue }
                 for (i, c) in comparisons.enumerated() {
@@ -136,7 +155,8 @@ extension SQLiteSnapshot {
                     guard let kept = try accept(projected) else { continue }
                     let r = UInt32(range)
                     var key: [UInt8] = [UInt8(r >> 24), UInt8(r >> 16 & 0xFF), UInt8(r >> 8 & 0xFF), UInt8(r & 0xFF)]
-                    let encoded = valueKey ?? OrderedKey.value(value)
+                    // Decoded for the documents kept only (the string case did not need it).
+                    let encoded = try valueKey ?? OrderedKey.value(value ?? locator.value(at: 0) ?? .null)
                     valueKey = encoded
                     key.reserveCapacity(4 + encoded.count + pathKey.count)
                     key += encoded
@@ -149,7 +169,8 @@ extension SQLiteSnapshot {
         } catch {
             throw error.firestoreError
         }
-        matches.sort { bytesLess($0.key, $1.key) }
-        return matches.map(\.kept)
+        // Sorting the keys alone, then placing the results, moves no `T` during the sort.
+        let order = matches.indices.sorted { bytesLess(matches[$0].key, matches[$1].key) }
+        return order.map { matches[$0].kept }
     }
 }

@@ -84,7 +84,31 @@ public struct FieldsLocator {
     }
 }
 
+extension FieldsLocator {
+    /// The UTF-8 bytes of field `index` when it is a top-level string, without building the
+    /// `String`; nil when missing, nested or of another type.
+    /// - Throws: `.internalError` on corrupt bytes.
+    func stringBytes(at index: Int) throws(FirestoreError) -> UnsafeRawBufferPointer? {
+        let (key, path) = fields[index]
+        guard path.segments.count == 1, offsets[key] >= 0 else { return nil }
+        var reader = FieldsReader(buffer, at: offsets[key])
+        guard try reader.byte() == FieldsCodec.Tag.string else { return nil }
+        return try reader.slice()
+    }
+}
+
 extension FieldsReader {
+    /// `a` against `b` as bytes (memcmp, then shorter first): Firestore's string order on UTF-8.
+    static func compare(_ a: UnsafeRawBufferPointer, _ b: [UInt8]) -> Ordering {
+        let n = min(a.count, b.count)
+        var i = 0
+        while i < n {
+            if a[i] != b[i] { return a[i] < b[i] ? .less : .greater }
+            i += 1
+        }
+        return a.count == b.count ? .equal : (a.count < b.count ? .less : .greater)
+    }
+
     /// True when `a` holds exactly the bytes of `b`.
     public static func bytes(_ a: UnsafeRawBufferPointer, equal b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
