@@ -170,7 +170,8 @@ extension SQLiteSnapshot {
             throw error.firestoreError
         }
         // Sorting the keys alone, then placing the results, moves no `T` during the sort.
-        let order = matches.indices.sorted { bytesLess(matches[$0].key, matches[$1].key) }
+        let keys = matches.map(\.key)
+        let order = keys.indices.sorted { bytesLess(keys[$0], keys[$1]) }
         return order.map { matches[$0].kept }
     }
 }
