@@ -50,12 +50,14 @@ import Testing
         mutating func comparison() -> Filter {
             let field = gen.pick([FieldPath(["t"]), FieldPath(["v"]), FieldPath(["m", "x"]), FieldPath(["g"])])
             let op = gen.pick([FieldOperator.lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .equal, .notEqual])
-            let operand: Value = field == FieldPath(["t"]) && gen.chance(0.7) ? .timestamp(ts(Int64.random(in: 0...9, using: &gen.rng))) : gen.value()
+            let operand: Value =
+                field == FieldPath(["t"]) && gen.chance(0.7) ? .timestamp(ts(Int64.random(in: 0...9, using: &gen.rng))) : gen.value()
             return .field(field, op, operand)
         }
 
         mutating func scan(wide: Bool = false) -> RangeScan {
-            let ranges = wide
+            let ranges =
+                wide
                 ? [RangeScan.ValueRange(start: .string(""), end: .string("\u{FFFD}\u{FFFD}")), range()]
                 : (0..<Int.random(in: 1...4, using: &gen.rng)).map { _ in range() }
             var filter: Filter?

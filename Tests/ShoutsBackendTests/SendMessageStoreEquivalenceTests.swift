@@ -22,7 +22,8 @@ struct SendMessageStoreEquivalenceTests {
             let meters = Double(rng.next() % 2200)
             let bearing = Double(rng.next() % 360) * Double.pi / 180
             let lat = fixtures[0].center.lat + meters * cos(bearing) * ShoutsFixture.degreesPerMeter
-            let lng = fixtures[0].center.lng
+            let lng =
+                fixtures[0].center.lng
                 + meters * sin(bearing) * ShoutsFixture.degreesPerMeter / cos(fixtures[0].center.lat * Double.pi / 180)
             let location = try GeoLocation(latitude: lat, longitude: lng)
             var fields: [String: FieldValue] = [
@@ -67,7 +68,9 @@ struct SendMessageStoreEquivalenceTests {
             }
             #expect(answers[0] == answers[1])
             // A retry of the same idempotent send: delivers only what is missing.
-            for f in [memory, sqlite] { _ = try result(try await f.send(from: "sender", text: "hi \(i)", kind: kind, idempotencyKey: "k\(i)")) }
+            for f in [memory, sqlite] {
+                _ = try result(try await f.send(from: "sender", text: "hi \(i)", kind: kind, idempotencyKey: "k\(i)"))
+            }
         }
         let expected = try Self.written(memory)
         #expect(expected.count > 400)

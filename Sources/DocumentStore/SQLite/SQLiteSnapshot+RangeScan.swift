@@ -82,6 +82,17 @@ extension SQLiteSnapshot {
         }
     }
 
+    /// The ranges' bounds as UTF-8 when every bound is a string (a string value is then placed
+    /// by its stored bytes, Firestore's string order), else nil (`Value.compare` places it).
+    private static func stringRanges(_ ranges: [RangeScan.ValueRange]) -> [(start: [UInt8], end: [UInt8])]? {
+        var out: [(start: [UInt8], end: [UInt8])] = []
+        for range in ranges {
+            guard case .string(let start) = range.start, case .string(let end) = range.end else { return nil }
+            out.append((Array(start.utf8), Array(end.utf8)))
+        }
+        return out
+    }
+
     /// One match of the pass: its place in the answer and what `accept` made of it.
     private struct Match<T> {
         /// Range index (4 bytes, big-endian), `OrderedKey.value` of the field, the path key:
@@ -101,15 +112,7 @@ extension SQLiteSnapshot {
         let projectionStart = 1 + comparisons.count
         var matches: [Match<T>] = []
         var containing: [Int] = []
-        // Every bound a string: a string value is placed by its bytes (others by `Value.compare`).
-        let stringRanges: [(start: [UInt8], end: [UInt8])]? = scan.ranges.allSatisfy {
-            if case .string = $0.start, case .string = $0.end { return true }
-            return false
-        }
-            ? scan.ranges.map { range in
-                guard case .string(let start) = range.start, case .string(let end) = range.end else { return ([], []) }
-                return (Array(start.utf8), Array(end.utf8))
-            } : nil
+        let stringRanges = Self.stringRanges(scan.ranges)
         do {
             let select = try connection.prepare(
                 "SELECT path, fields, update_seconds, update_nanos FROM documents WHERE db = ?1 AND parent = ?2")
