@@ -88,7 +88,7 @@ extension FieldsLocator {
     /// The UTF-8 bytes of field `index` when it is a top-level string, without building the
     /// `String`; nil when missing, nested or of another type.
     /// - Throws: `.internalError` on corrupt bytes.
-    func stringBytes(at index: Int) throws(FirestoreError) -> UnsafeRawBufferPointer? {
+    public func stringBytes(at index: Int) throws(FirestoreError) -> UnsafeRawBufferPointer? {
         let (key, path) = fields[index]
         guard path.segments.count == 1, offsets[key] >= 0 else { return nil }
         var reader = FieldsReader(buffer, at: offsets[key])
@@ -99,7 +99,7 @@ extension FieldsLocator {
 
 extension FieldsReader {
     /// `a` against `b` as bytes (memcmp, then shorter first): Firestore's string order on UTF-8.
-    static func compare(_ a: UnsafeRawBufferPointer, _ b: [UInt8]) -> Ordering {
+    public static func compare(_ a: UnsafeRawBufferPointer, _ b: [UInt8]) -> Ordering {
         let n = min(a.count, b.count)
         var i = 0
         while i < n {
