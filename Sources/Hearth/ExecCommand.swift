@@ -24,7 +24,6 @@ public enum ExecCommand {
         guard let executable = resolveExecutable(name) else { throw ConfigError("exec: command not found: \(name)") }
         if options.dataPath == nil { options.inMemory = true }
         options.quiet = true
-        MallocTuning.configure()
         let app = try HearthApp(options: options)
         let ports = try await app.start()
         do {

@@ -85,7 +85,6 @@ public enum HearthCLI {
     static func startCommand(_ args: [String]) async throws -> Int32 {
         let options = try StartOptions.parse(args)
         SignalWaiter.install()
-        MallocTuning.configure()
         let app = try HearthApp(options: options)
         try await app.start()
         await SignalWaiter.waitForTermination()
