@@ -1,3 +1,4 @@
+import FirestoreModel
 import Foundation
 
 /// The Firestore REST v1 JSON bodies the HTTP workloads send (Firestore REST v1
@@ -18,7 +19,7 @@ enum FirestoreJSON {
     /// The `fields` object of item `n`: ten fields of the common kinds (integer, string, bool,
     /// double, timestamp, array, map, geo point), about 600 bytes of JSON.
     static func fields(_ n: Int) -> String {
-        let stamp = rfc3339(secondsSinceEpoch: 1_700_000_000 + n)
+        let stamp = Timestamp(seconds: Int64(1_700_000_000 + n), nanos: 0).rfc3339
         return """
             {"n":{"integerValue":"\(n)"},"name":{"stringValue":"item-\(n)"},"even":{"booleanValue":\(n % 2 == 0)},\
             "score":{"doubleValue":\(Double(n % 1000) / 8)},"at":{"timestampValue":"\(stamp)"},\
@@ -27,26 +28,6 @@ enum FirestoreJSON {
             "where":{"geoPointValue":{"latitude":37.77,"longitude":-122.41}},"group":{"integerValue":"\(n % 16)"},\
             "note":{"stringValue":"a short note so the document is not trivially small"}}
             """
-    }
-
-    /// `2023-11-14T22:13:20Z`: what `ISO8601DateFormatter` writes for that instant, computed
-    /// without a formatter (one formatter per document made seeding 1,000,000 documents
-    /// client-bound). Days to civil date: Howard Hinnant, "chrono-Compatible Low-Level Date
-    /// Algorithms", `civil_from_days`.
-    static func rfc3339(secondsSinceEpoch t: Int) -> String {
-        let days = t >= 0 ? t / 86_400 : (t - 86_399) / 86_400
-        let secondOfDay = t - days * 86_400
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
     }
 
     /// One `update` write of `fields(n)` to `path` (relative to the documents root).

@@ -40,7 +40,14 @@ public struct FirestorePortHandler: HTTPHandler {
             response = FirestoreRESTService.errorResponse(
                 FirestoreError(.notFound, "Not found: \(request.method) \(request.path)"))
         }
-        response.headers.add("access-control-allow-origin", request.headers["origin"] ?? "*")
+        return Self.allowingOrigin(request.headers["origin"], response)
+    }
+
+    /// `response` with the CORS origin every answer on this port carries: the request's
+    /// `Origin` header, or `*`.
+    static func allowingOrigin(_ origin: String?, _ response: HTTPResponse) -> HTTPResponse {
+        var response = response
+        response.headers.add("access-control-allow-origin", origin ?? "*")
         return response
     }
 
@@ -48,21 +55,16 @@ public struct FirestorePortHandler: HTTPHandler {
     /// from the event loop (`FirestoreRESTService.handleDeferred`).
     public func handleDeferred(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) -> Bool {
         guard request.method != "GET", request.path.hasPrefix("/v1/") else { return false }
-        let origin = request.headers["origin"] ?? "*"
-        return rest.handleDeferred(request) { response in
-            var response = response
-            response.headers.add("access-control-allow-origin", origin)
-            respond(response)
-        }
+        let origin = request.headers["origin"]
+        return rest.handleDeferred(request) { respond(Self.allowingOrigin(origin, $0)) }
     }
 
     /// GetDocument over REST (`GET /v1/…/documents/<document>`), answered on the event loop:
     /// one point read and the rules decision, microseconds.
     public func handleInline(_ request: HTTPRequest) -> HTTPResponse? {
-        guard request.method == "GET", request.path.hasPrefix("/v1/"), var response = rest.handleInline(request) else {
+        guard request.method == "GET", request.path.hasPrefix("/v1/"), let response = rest.handleInline(request) else {
             return nil
         }
-        response.headers.add("access-control-allow-origin", request.headers["origin"] ?? "*")
-        return response
+        return Self.allowingOrigin(request.headers["origin"], response)
     }
 }

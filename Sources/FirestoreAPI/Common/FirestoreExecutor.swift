@@ -171,18 +171,8 @@ public struct FirestoreExecutor: Sendable {
             }
             var messages: [RunQueryResponse] = []
             messages.reserveCapacity(page.documents.count)
-            let skipped = Int32(clamping: page.skipped)
-            for (i, d) in page.documents.enumerated() {
-                messages.append(
-                    RunQueryResponse(
-                        document: d.masked(select), readTime: page.readTime, skippedResults: i == 0 ? skipped : 0,
-                        done: page.isLast && i == page.documents.count - 1))
-            }
-            if page.documents.isEmpty {
-                // Nothing on this last page: the read time, the skipped count and `done` (alone
-                // when nothing matched at all).
-                messages.append(RunQueryResponse(document: nil, readTime: page.readTime, skippedResults: skipped, done: true))
-            }
+            Self.appendResults(
+                page.documents, skipped: page.skipped, readTime: page.readTime, isLast: page.isLast, select: select, to: &messages)
             returned += page.documents.count
             try await send(messages)
         }
@@ -195,16 +185,26 @@ public struct FirestoreExecutor: Sendable {
         _ read: ReadResult<(documents: [Document], skipped: Int, statistics: QueryStatistics)>, select: [FieldPath]?,
         to messages: inout [RunQueryResponse]
     ) {
-        let documents = read.value.documents
-        let skipped = Int32(clamping: read.value.skipped)
+        Self.appendResults(
+            read.value.documents, skipped: read.value.skipped, readTime: read.readTime, isLast: true, select: select, to: &messages)
+    }
+
+    /// The messages of one run of a query's documents: one per document (masked to `select`),
+    /// `skipped` on the first, `done` on the last when `isLast`; an empty last run is one
+    /// message with the read time, `skipped` and `done`.
+    private static func appendResults(
+        _ documents: [Document], skipped: Int, readTime: Timestamp, isLast: Bool, select: [FieldPath]?,
+        to messages: inout [RunQueryResponse]
+    ) {
+        let skipped = Int32(clamping: skipped)
         for (i, d) in documents.enumerated() {
             messages.append(
                 RunQueryResponse(
-                    document: d.masked(select), readTime: read.readTime, skippedResults: i == 0 ? skipped : 0,
-                    done: i == documents.count - 1))
+                    document: d.masked(select), readTime: readTime, skippedResults: i == 0 ? skipped : 0,
+                    done: isLast && i == documents.count - 1))
         }
-        if documents.isEmpty {
-            messages.append(RunQueryResponse(document: nil, readTime: read.readTime, skippedResults: skipped, done: true))
+        if documents.isEmpty && isLast {
+            messages.append(RunQueryResponse(document: nil, readTime: readTime, skippedResults: skipped, done: true))
         }
     }
 

@@ -27,22 +27,41 @@ public struct FirestoreRESTService: Sendable {
     /// 400 INVALID_ARGUMENT), as production refuses API requests over its 10 MiB limit.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         do throws(FirestoreError) {
-            try DocumentLimits.checkRequestSize(request.body.count)
-            guard let route = try RESTRoute.parse(request.path, method: request.method) else {
+            guard let d = try decode(request) else {
                 throw FirestoreError(.notFound, "No Firestore method at \(request.method) \(request.path).")
             }
-            let auth = try BearerToken.authContext(fromHeader: request.headers["authorization"])
-            let method = try Self.method(route, request)
-            let decoded = try RESTRequestDecoder(route: route, query: QueryParameters(request.queryItems), body: request.body)
-                .decode(method)
-            if case .runQuery(let query) = decoded, FirestoreExecutor.streams(query) {
-                return .json(200, try await runQueryInPages(query, auth: auth))
+            if case .runQuery(let query) = d.request, FirestoreExecutor.streams(query) {
+                return .json(200, try await runQueryInPages(query, auth: d.auth))
             }
-            let response = try await executor.perform(decoded, auth: auth)
-            return .json(200, RESTCodec.serializeResponse(response, database: route.database))
+            let response = try await executor.perform(d.request, auth: d.auth)
+            return .json(200, RESTCodec.serializeResponse(response, database: d.route.database))
         } catch {
             return Self.errorResponse(error)
         }
+    }
+
+    /// A request as `handle` and its two shortcuts read it.
+    private struct Decoded {
+        var route: RESTRoute
+        var auth: AuthContext
+        var request: FirestoreRequest
+    }
+
+    /// The route, the caller and the decoded request of `request`; nil when no Firestore method
+    /// is at its path or `accepts` turns its method down (then the body is not decoded).
+    /// - Throws: `.invalidArgument` for a body over 10 MiB or one the method cannot decode, the
+    ///   route's and the authorization header's errors, `method(_:_:)`'s.
+    private func decode(_ request: HTTPRequest, accepts: (FirestoreMethod) -> Bool = { _ in true }) throws(FirestoreError)
+        -> Decoded?
+    {
+        try DocumentLimits.checkRequestSize(request.body.count)
+        guard let route = try RESTRoute.parse(request.path, method: request.method) else { return nil }
+        let auth = try BearerToken.authContext(fromHeader: request.headers["authorization"])
+        let method = try Self.method(route, request)
+        guard accepts(method) else { return nil }
+        let decoded = try RESTRequestDecoder(route: route, query: QueryParameters(request.queryItems), body: request.body)
+            .decode(method)
+        return Decoded(route: route, auth: auth, request: decoded)
     }
 
     /// RunQuery's JSON array written page by page (`FirestoreExecutor.streamQuery`): the scan
@@ -66,20 +85,13 @@ public struct FirestoreRESTService: Sendable {
     public func handleInline(_ request: HTTPRequest) -> HTTPResponse? {
         guard request.method == "GET" else { return nil }
         do throws(FirestoreError) {
-            try DocumentLimits.checkRequestSize(request.body.count)
-            guard let route = try RESTRoute.parse(request.path, method: request.method), route.verb == nil,
-                route.path.isDocument
-            else { return nil }
-            let auth = try BearerToken.authContext(fromHeader: request.headers["authorization"])
-            let method = try Self.method(route, request)
-            guard method == .getDocument else { return nil }
-            let decoded = try RESTRequestDecoder(route: route, query: QueryParameters(request.queryItems), body: request.body)
-                .decode(method)
             // A read in a transaction may wait for the transaction registry, which a query in a
             // read-only transaction holds while it scans: not on the event loop.
-            guard case .getDocument(let get) = decoded, case .strong = get.consistency else { return nil }
-            let response = try executor.execute(decoded, auth: auth)
-            return .json(200, RESTCodec.serializeResponse(response, database: route.database))
+            guard let d = try decode(request, accepts: { $0 == .getDocument }),
+                case .getDocument(let get) = d.request, case .strong = get.consistency
+            else { return nil }
+            let response = try executor.execute(d.request, auth: d.auth)
+            return .json(200, RESTCodec.serializeResponse(response, database: d.route.database))
         } catch {
             return Self.errorResponse(error)
         }
@@ -92,26 +104,10 @@ public struct FirestoreRESTService: Sendable {
     /// the same way it always has.
     public func handleDeferred(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) -> Bool {
         guard request.method == "POST" || request.method == "PATCH" || request.method == "DELETE" else { return false }
-        let plan: CommitPlan
-        let auth: AuthContext
-        let database: DatabaseID
-        do throws(FirestoreError) {
-            try DocumentLimits.checkRequestSize(request.body.count)
-            guard let route = try RESTRoute.parse(request.path, method: request.method) else { return false }
-            let method = try Self.method(route, request)
-            switch method {
-            case .commit, .createDocument, .updateDocument, .deleteDocument: break
-            default: return false
-            }
-            auth = try BearerToken.authContext(fromHeader: request.headers["authorization"])
-            let decoded = try RESTRequestDecoder(route: route, query: QueryParameters(request.queryItems), body: request.body)
-                .decode(method)
-            plan = try CommitPlan(decoded)
-            database = route.database
-        } catch {
-            return false
-        }
-        executor.engine.groupCommit(plan.writes, in: plan.database, transaction: plan.transaction, auth: auth) { result in
+        let writes: (FirestoreMethod) -> Bool = { [.commit, .createDocument, .updateDocument, .deleteDocument].contains($0) }
+        guard let d = try? decode(request, accepts: writes), let plan = try? CommitPlan(d.request) else { return false }
+        let database = d.route.database
+        executor.engine.groupCommit(plan.writes, in: plan.database, transaction: plan.transaction, auth: d.auth) { result in
             do throws(FirestoreError) {
                 let response = try plan.respond(try result.get())
                 respond(.json(200, RESTCodec.serializeResponse(response, database: database)))

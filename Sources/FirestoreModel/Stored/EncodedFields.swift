@@ -23,7 +23,7 @@ public final class EncodedFields: Sendable {
             Result { () throws(FirestoreError) -> Bool in
                 var reader = FieldsReader(buffer)
                 let ordered = try reader.version()
-                try reader.validateEntries(depth: 0)
+                try reader.skipEntries(depth: 0, validating: true)
                 guard reader.isAtEnd else { throw .internalError("Stored fields have trailing bytes.") }
                 return ordered
             }
@@ -61,40 +61,6 @@ public final class EncodedFields: Sendable {
 }
 
 extension FieldsReader {
-    /// Consumes a count and that many entries, checking each (see `validateValue`).
-    /// - Throws: `.internalError` on corrupt bytes.
-    mutating func validateEntries(depth: Int) throws(FirestoreError) {
-        guard depth <= FieldsCodec.maxDepth else { throw .internalError("Stored value is nested too deeply.") }
-        let count = try length()
-        for _ in 0..<count {
-            try validateUTF8(try slice())
-            try validateValue(depth: depth + 1)
-        }
-    }
-
-    /// Consumes one tagged value, checking its tag, its lengths and that its strings are UTF-8.
-    /// - Throws: `.internalError` on corrupt bytes.
-    mutating func validateValue(depth: Int) throws(FirestoreError) {
-        guard depth <= FieldsCodec.maxDepth else { throw .internalError("Stored value is nested too deeply.") }
-        switch try byte() {
-        case FieldsCodec.Tag.null, FieldsCodec.Tag.falseValue, FieldsCodec.Tag.trueValue: return
-        case FieldsCodec.Tag.integer: _ = try varint()
-        case FieldsCodec.Tag.double: _ = try fixed64()
-        case FieldsCodec.Tag.timestamp:
-            _ = try varint()
-            guard try varint() <= UInt64(UInt32.max) else { throw .internalError("Stored timestamp nanos overflow.") }
-        case FieldsCodec.Tag.string, FieldsCodec.Tag.reference: try validateUTF8(try slice())
-        case FieldsCodec.Tag.bytes: _ = try slice()
-        case FieldsCodec.Tag.geoPoint:
-            _ = try fixed64()
-            _ = try fixed64()
-        case FieldsCodec.Tag.array:
-            for _ in 0..<(try length()) { try validateValue(depth: depth + 1) }
-        case FieldsCodec.Tag.map: try validateEntries(depth: depth)
-        case let tag: throw .internalError("Stored value has unknown tag \(tag).")
-        }
-    }
-
     /// Checks that `run` is well-formed UTF-8 (ASCII runs take the fast path).
     /// - Throws: `.internalError` when it is not.
     func validateUTF8(_ run: UnsafeRawBufferPointer) throws(FirestoreError) {

@@ -61,7 +61,7 @@ public struct FieldsLocator {
         while left > 0 && entries > 0 {
             entries -= 1
             let k = try reader.slice()
-            if let i = keys.firstIndex(where: { FieldsReader.bytes(k, equal: $0) }), offsets[i] < 0 {
+            if let i = keys.firstIndex(where: { FieldsReader.order(k, $0) == .equal }), offsets[i] < 0 {
                 offsets[i] = reader.offset
                 left -= 1
             }
@@ -99,25 +99,18 @@ extension FieldsLocator {
 
 extension FieldsReader {
     /// `a` against `b` as bytes (memcmp, then shorter first): Firestore's string order on UTF-8.
-    public static func compare(_ a: UnsafeRawBufferPointer, _ b: [UInt8]) -> Ordering {
-        let n = min(a.count, b.count)
-        var i = 0
-        while i < n {
-            if a[i] != b[i] { return a[i] < b[i] ? .less : .greater }
-            i += 1
-        }
-        return a.count == b.count ? .equal : (a.count < b.count ? .less : .greater)
-    }
+    public static func compare(_ a: UnsafeRawBufferPointer, _ b: [UInt8]) -> Ordering { order(a, b) }
 
-    /// True when `a` holds exactly the bytes of `b`.
-    public static func bytes(_ a: UnsafeRawBufferPointer, equal b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
+    /// Byte order of `stored` against `other` (a shared prefix puts the shorter first): the one
+    /// comparison of stored text with key or bound bytes.
+    static func order<Other: Sequence<UInt8>>(_ stored: UnsafeRawBufferPointer, _ other: Other) -> Ordering {
         var i = 0
-        while i < b.count {
-            if a[i] != b[i] { return false }
+        for byte in other {
+            guard i < stored.count else { return .less }
+            if stored[i] != byte { return stored[i] < byte ? .less : .greater }
             i += 1
         }
-        return true
+        return stored.count == i ? .equal : .greater
     }
 
     /// Positions the reader at the value of entry `key` of the map whose count is next.
@@ -126,29 +119,20 @@ extension FieldsReader {
     public mutating func seekEntry(_ key: String) throws(FirestoreError) -> Bool {
         let count = try length()
         for _ in 0..<count {
-            let order = Self.compare(try slice(), key.utf8)
-            if order == 0 { return true }
-            if order > 0 && isOrdered { return false }  // past it: the entries are in key order
-            try skipValue(depth: 0)
+            switch Self.order(try slice(), key.utf8) {
+            case .equal: return true
+            case .greater where isOrdered: return false  // past it: the entries are in key order
+            default: try skipValue(depth: 0)
+            }
         }
         return false
     }
 
-    /// Byte order of a stored key against `key`'s UTF-8 (a shared prefix puts the shorter
-    /// first): negative, zero or positive.
-    static func compare(_ stored: UnsafeRawBufferPointer, _ key: String.UTF8View) -> Int {
-        var i = 0
-        for byte in key {
-            guard i < stored.count else { return -1 }
-            if stored[i] != byte { return stored[i] < byte ? -1 : 1 }
-            i += 1
-        }
-        return stored.count - i
-    }
-
-    /// Consumes one tagged value without building it.
+    /// Consumes one tagged value without building it; `validating` also checks that its
+    /// strings and keys are UTF-8 and its timestamp nanos fit (what `EncodedFields` checks
+    /// once, when bytes are read from storage).
     /// - Throws: `.internalError` on corrupt bytes or nesting deeper than `FieldsCodec.maxDepth`.
-    public mutating func skipValue(depth: Int) throws(FirestoreError) {
+    public mutating func skipValue(depth: Int, validating: Bool = false) throws(FirestoreError) {
         guard depth <= FieldsCodec.maxDepth else { throw .internalError("Stored value is nested too deeply.") }
         switch try byte() {
         case FieldsCodec.Tag.null, FieldsCodec.Tag.falseValue, FieldsCodec.Tag.trueValue: return
@@ -156,19 +140,30 @@ extension FieldsReader {
         case FieldsCodec.Tag.double: _ = try fixed64()
         case FieldsCodec.Tag.timestamp:
             _ = try varint()
-            _ = try varint()
-        case FieldsCodec.Tag.string, FieldsCodec.Tag.bytes, FieldsCodec.Tag.reference: _ = try slice()
+            let nanos = try varint()
+            if validating && nanos > UInt64(UInt32.max) { throw .internalError("Stored timestamp nanos overflow.") }
+        case FieldsCodec.Tag.string, FieldsCodec.Tag.reference:
+            let text = try slice()
+            if validating { try validateUTF8(text) }
+        case FieldsCodec.Tag.bytes: _ = try slice()
         case FieldsCodec.Tag.geoPoint:
             _ = try fixed64()
             _ = try fixed64()
         case FieldsCodec.Tag.array:
-            for _ in 0..<(try length()) { try skipValue(depth: depth + 1) }
-        case FieldsCodec.Tag.map:
-            for _ in 0..<(try length()) {
-                _ = try slice()
-                try skipValue(depth: depth + 1)
-            }
+            for _ in 0..<(try length()) { try skipValue(depth: depth + 1, validating: validating) }
+        case FieldsCodec.Tag.map: try skipEntries(depth: depth, validating: validating)
         case let tag: throw .internalError("Stored value has unknown tag \(tag).")
+        }
+    }
+
+    /// Consumes a count and that many (key, value) entries without building them (see `skipValue`).
+    /// - Throws: `.internalError` on corrupt bytes or nesting deeper than `FieldsCodec.maxDepth`.
+    public mutating func skipEntries(depth: Int, validating: Bool = false) throws(FirestoreError) {
+        guard depth <= FieldsCodec.maxDepth else { throw .internalError("Stored value is nested too deeply.") }
+        for _ in 0..<(try length()) {
+            let key = try slice()
+            if validating { try validateUTF8(key) }
+            try skipValue(depth: depth + 1, validating: validating)
         }
     }
 }
