@@ -47,7 +47,7 @@ let package = Package(
             swiftSettings: strict),
         .target(name: "ShoutsBackend", dependencies: ["Functions", "FirestoreModel"], swiftSettings: strict),
         // `hearth demo`'s script and report: a client of the emulators over HTTP only.
-        .target(name: "HearthDemo", dependencies: ["GoogleWire", "ShoutsBackend"], swiftSettings: strict),
+        .target(name: "HearthDemo", dependencies: ["GoogleWire", "HTTPServer", "ShoutsBackend"], swiftSettings: strict),
         .target(
             name: "Hearth",
             dependencies: [

@@ -7,7 +7,9 @@ sources must be a declared dependency, and no edge may break the house rules:
   * no production target imports a test or benchmark helper (DeterministicRandom,
     StoreWorkloads, ShoutsWorkloads), and only the composition root imports HearthDemo;
   * the domain layers (FirestoreModel, FirestoreRPC, DocumentStore, SecurityRules,
-    FirestoreEngine) import no wire or adapter target.
+    FirestoreEngine) import no wire or adapter target;
+  * production targets import FoundationEssentials, never Foundation, FoundationNetworking or
+    FoundationXML (the idle memory budget of issue 14).
 Prints one line per violation and exits 1 when there is any; prints the graph with --graph.
 """
 import os
@@ -19,6 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ADAPTERS = {"FirestoreAPI", "Functions", "AuthEmulator"}
 HELPERS = {"DeterministicRandom", "StoreWorkloads", "ShoutsWorkloads"}
 DOMAIN = {"FirestoreModel", "FirestoreRPC", "DocumentStore", "SecurityRules", "FirestoreEngine"}
+WHOLE_FOUNDATION = {"Foundation", "FoundationNetworking", "FoundationXML", "FoundationInternationalization"}
 WIRE = {"HTTPServer", "GoogleWire", "ProtoWire", "FirestoreAPI", "Functions", "AuthEmulator", "Hearth", "HearthDemo"}
 BENCH_OR_TEST_PREFIXES = ("Benchmarks/", "Tests/")
 
@@ -59,11 +62,14 @@ def main():
     for name, kind, path, deps in all_targets:
         if kind == "systemLibrary":
             continue
-        used = imports(path) & names
+        imported = imports(path)
+        used = imported & names
         graph.append(f"{name}: {', '.join(sorted(used)) or '—'}")
         production = kind != "testTarget" and not path.startswith(BENCH_OR_TEST_PREFIXES)
         if not production:
             continue  # Tests and benchmarks may lean on what their dependencies bring.
+        for module in sorted(imported & WHOLE_FOUNDATION):
+            problems.append(f"production target {name} imports {module} (import FoundationEssentials: rule 9)")
         for module in sorted(used - deps - {name}):
             problems.append(f"{name} imports {module}, which Package.swift does not list as its dependency")
         for module in sorted(used | deps):

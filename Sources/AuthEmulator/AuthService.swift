@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GoogleWire
 import Synchronization
 
@@ -141,9 +141,8 @@ public final class AuthService: Sendable {
     /// Now as RFC 3339 with milliseconds (`lastRefreshAt`).
     var nowISO: String {
         let ms = nowMilliseconds
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+        return Date(timeIntervalSince1970: Double(ms) / 1000).formatted(
+            Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
     /// A fresh uid: 28 random letters and digits, not taken in `project`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GoogleWire
 
 /// Unsigned JWTs as the Auth emulator writes and reads them (no I/O).

@@ -1,5 +1,5 @@
 import FirestoreModel
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The reference `DocumentStore`: every database's documents in copy-on-write dictionaries.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import FirestoreModel
 
 /// Turns an `Authorization` header into an `AuthContext` the way the Firestore emulator does.
@@ -33,7 +33,7 @@ public enum BearerToken {
         if let first = s.utf8.first, let last = s.utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
             return s
         }
-        return s.trimmingCharacters(in: .whitespaces)
+        return String(s.trimmingASCII())
     }
 
     /// Decodes a JWT's claims into an `AuthContext.user`.
@@ -57,46 +57,46 @@ public enum BearerToken {
         let segments = token.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3 || segments.count == 2,
             let headerData = base64URLDecode(String(segments[0])),
-            (try? JSONSerialization.jsonObject(with: headerData)) is [String: Any],
+            case .object? = try? JSONValue.parse(Array(headerData)),
             let payloadData = base64URLDecode(String(segments[1])),
-            let payload = (try? JSONSerialization.jsonObject(with: payloadData)) as? [String: Any]
+            case .object(let payload)? = try? JSONValue.parse(Array(payloadData))
         else {
             throw .invalidArgument("invalid jwt: the bearer token is neither \"owner\" nor a decodable JWT.")
         }
         var out: [String: Value] = [:]
-        for (k, v) in payload { out[k] = value(fromJSON: v) }
+        for member in payload { out[member.key] = value(fromJSON: member.value) }
         return out
     }
 
-    /// Decodes base64url with or without padding.
+    /// Decodes base64url (RFC 4648 §5) with or without padding; nil when it is not base64url.
     public static func base64URLDecode(_ s: String) -> Data? {
-        var t = s.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while t.count % 4 != 0 { t += "=" }
+        var t = String(s.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
+        while t.utf8.count % 4 != 0 { t += "=" }
         return Data(base64Encoded: t)
     }
 
-    /// Encodes bytes as base64url without padding.
+    /// Encodes bytes as base64url (RFC 4648 §5) without padding.
     public static func base64URLEncode(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        String(data.base64EncodedString().compactMap { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 == "=" ? nil : $0 })
     }
 
-    /// Converts a `JSONSerialization` value to a Firestore value (claims, callable data).
-    public static func value(fromJSON v: Any) -> Value {
+    /// Converts a JSON value to a Firestore value (token claims): a number without fraction
+    /// or exponent that fits in 64 bits becomes an integer, any other number a double; an
+    /// object's later duplicate member wins.
+    public static func value(fromJSON v: JSONValue) -> Value {
         switch v {
-        case is NSNull: return .null
-        case let s as String: return .string(s)
-        case let n as NSNumber:
-            // Foundation on Linux tags booleans "c", doubles "d"/"f", unsigned 64-bit "Q".
-            switch String(cString: n.objCType) {
-            case "c": return .boolean(n.boolValue)
-            case "d", "f": return .double(n.doubleValue)
-            case "Q": return n.uint64Value > UInt64(Int64.max) ? .double(n.doubleValue) : .integer(n.int64Value)
-            default: return .integer(n.int64Value)
-            }
-        case let a as [Any]: return .array(a.map(value(fromJSON:)))
-        case let m as [String: Any]: return .map(m.mapValues(value(fromJSON:)))
-        default: return .null
+        case .null: return .null
+        case .bool(let b): return .boolean(b)
+        case .string(let s): return .string(s)
+        case .number(let text):
+            if let i = Int64(text) { return .integer(i) }
+            return .double(Double(text) ?? .nan)
+        case .array(let elements): return .array(elements.map(value(fromJSON:)))
+        case .object(let members):
+            var out: [String: Value] = [:]
+            for member in members { out[member.key] = value(fromJSON: member.value) }
+            return .map(out)
+        case .fragment(let bytes): return (try? JSONValue.parse(bytes)).map(value(fromJSON:)) ?? .null
         }
     }
 }

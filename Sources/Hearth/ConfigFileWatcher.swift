@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Reloads a configuration file (the rules, the indexes) when its modification time or size
@@ -49,9 +50,8 @@ final class ConfigFileWatcher: Sendable {
     }
 
     static func stamp(_ path: String) -> String {
-        guard let a = try? FileManager.default.attributesOfItem(atPath: path) else { return "missing" }
-        let m = (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        let s = (a[.size] as? NSNumber)?.intValue ?? 0
-        return "\(m)/\(s)"
+        var status = stat()
+        guard stat(path, &status) == 0 else { return "missing" }
+        return "\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)/\(status.st_size)"
     }
 }

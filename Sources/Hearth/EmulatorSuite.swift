@@ -2,7 +2,8 @@ import AuthEmulator
 import DocumentStore
 import FirestoreEngine
 import FirestoreModel
-import Foundation
+import FoundationEssentials
+import GoogleWire
 import HTTPServer
 
 /// What `HearthApp` runs beside Firestore for local-dev and CI parity (issue 6): the Auth
@@ -126,9 +127,8 @@ final class EmulatorSuite: Sendable {
     /// The keys of `firebase.json`'s `emulators` section; nil without a file or a section.
     static func configuredEmulators(_ path: String?) -> Set<String>? {
         guard let path, let data = FileManager.default.contents(atPath: path),
-            let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-            let emulators = root["emulators"] as? [String: Any]
+            case .object(let emulators)? = (try? JSONValue.parse(Array(data)))?["emulators"]
         else { return nil }
-        return Set(emulators.keys)
+        return Set(emulators.map(\.key))
     }
 }

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+import HTTPServer
+import Dispatch
+import Glibc
 
 /// `hearth exec [options] -- <command …>`: the CI entry point, like `firebase emulators:exec`.
 ///
@@ -30,7 +33,7 @@ public enum ExecCommand {
             var environment = ProcessInfo.processInfo.environment
             for (key, value) in try await emulatorEnvironment(app, ports) { environment[key] = value }
             // `hearth` inside the command is this executable (`… -- sh -c 'pytest && hearth indexes check'`).
-            if let dir = Bundle.main.executableURL?.deletingLastPathComponent().path {
+            if let dir = Self.executableDirectory() {
                 environment["PATH"] = dir + ":" + (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin")
             }
             let status = try await runProcess(executable, Array(options.rest.dropFirst()), environment)
@@ -104,13 +107,22 @@ public enum ExecCommand {
         defer { for f in forwarders { f.cancel() } }
         return await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
             // waitpid blocks: a dedicated thread, not a cooperative one, waits for the child.
-            Thread.detachNewThread {
+            DetachedThread.start(name: "hearth-waitpid") {
                 var status: Int32 = 0
                 while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
                 let signalled = status & 0x7F
                 continuation.resume(returning: signalled != 0 ? 128 + signalled : (status >> 8) & 0xFF)
             }
         }
+    }
+
+    /// The directory of the running executable (Linux `/proc/self/exe`), nil when unreadable.
+    static func executableDirectory() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard n > 0 else { return nil }
+        let path = String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return URL(fileURLWithPath: path).deletingLastPathComponent().path
     }
 
     /// `posix_spawn` of `executable` with default signal dispositions and an empty mask.

@@ -1,6 +1,6 @@
 import DocumentStore
 import FirestoreModel
-import Foundation
+import FoundationEssentials
 
 /// `hearth export <dir> [--config firebase.json] [--data FILE] [--project ID] [--database ID]…`:
 /// writes the data file's Firestore documents and Auth accounts in `HearthExport` format,

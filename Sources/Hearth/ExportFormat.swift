@@ -3,7 +3,7 @@ import DocumentStore
 import FirestoreAPI
 import FirestoreEngine
 import FirestoreModel
-import Foundation
+import FoundationEssentials
 import GoogleWire
 
 /// Hearth's export directory (`hearth export`, `--export-on-exit`, `--import`, hub
@@ -256,7 +256,7 @@ public enum HearthExport {
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(bytes).write(to: url, options: .atomic)
         } catch {
-            throw Failure(description: "\(url.path): cannot write: \(error.localizedDescription)")
+            throw Failure(description: "\(url.path): cannot write: \(ErrorText.describe(error))")
         }
     }
 

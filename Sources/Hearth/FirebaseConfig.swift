@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import GoogleWire
 import FirestoreModel
 
 /// The parts of `firebase.json` Hearth reads: emulator hosts and ports, the rules file.
@@ -51,17 +52,22 @@ public struct FirebaseConfig: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigError("\(path): cannot read the file")
         }
-        guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+        guard let root = try? JSONValue.parse(Array(data)), case .object = root else {
             throw ConfigError("\(path): not a JSON object")
         }
         var config = defaults(directory: directory)
-        let emulators = root["emulators"] as? [String: Any] ?? [:]
+        let emulators = root["emulators"]
         func endpoint(_ key: String, _ current: Endpoint) throws -> Endpoint {
-            guard let e = emulators[key] as? [String: Any] else { return current }
+            guard let e = emulators?[key], case .object = e else { return current }
             var out = current
-            if let h = e["host"] as? String { out.host = h == "localhost" ? "127.0.0.1" : h }
+            if case .string(let h)? = e["host"] { out.host = h == "localhost" ? "127.0.0.1" : h }
             if let p = e["port"] {
-                guard let n = (p as? NSNumber)?.intValue ?? (p as? String).flatMap(Int.init), (0...65535).contains(n) else {
+                let n: Int?
+                switch p {
+                case .number(let text), .string(let text): n = Int(text)
+                default: n = nil
+                }
+                guard let n, (0...65535).contains(n) else {
                     throw ConfigError("\(path): emulators.\(key).port must be an integer 0…65535")
                 }
                 out.port = n
@@ -69,18 +75,20 @@ public struct FirebaseConfig: Sendable {
             return out
         }
         config.firestore = try endpoint("firestore", config.firestore)
-        if let r = (emulators["firestore"] as? [String: Any])?["requireIndexes"] {
-            guard let b = r as? Bool else { throw ConfigError("\(path): emulators.firestore.requireIndexes must be true or false") }
+        if let r = emulators?["firestore"]?["requireIndexes"] {
+            guard case .bool(let b) = r else {
+                throw ConfigError("\(path): emulators.firestore.requireIndexes must be true or false")
+            }
             config.requireIndexes = b
         }
         config.functions = try endpoint("functions", config.functions)
         config.auth = try endpoint("auth", config.auth)
         config.hub = try endpoint("hub", config.hub)
         config.ui = try endpoint("ui", config.ui)
-        var firestore = root["firestore"] as? [String: Any]
-        if firestore == nil, let list = root["firestore"] as? [[String: Any]] { firestore = list.first }
-        if let rules = firestore?["rules"] as? String { config.rulesFile = resolve(rules, in: directory) }
-        if let indexes = firestore?["indexes"] as? String { config.indexesFile = resolve(indexes, in: directory) }
+        var firestore = root["firestore"]
+        if case .array(let list)? = firestore { firestore = list.first }
+        if case .string(let rules)? = firestore?["rules"] { config.rulesFile = resolve(rules, in: directory) }
+        if case .string(let indexes)? = firestore?["indexes"] { config.indexesFile = resolve(indexes, in: directory) }
         return config
     }
 

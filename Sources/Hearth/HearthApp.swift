@@ -2,7 +2,7 @@ import DocumentStore
 import FirestoreAPI
 import FirestoreEngine
 import FirestoreModel
-import Foundation
+import FoundationEssentials
 import Functions
 import HTTPServer
 import ShoutsBackend

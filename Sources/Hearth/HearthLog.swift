@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Hearth's console: one line per event, written whole so concurrent lines never interleave.
@@ -8,6 +9,11 @@ public enum HearthLog {
     /// Writes `line` and a newline to standard output.
     public static func info(_ line: String) {
         write(line + "\n", fd: 1)
+    }
+
+    /// Writes `text` to standard output as it is (no newline added): a command's output.
+    public static func output(_ text: String) {
+        write(text, fd: 1)
     }
 
     /// Writes `line` and a newline to standard error.

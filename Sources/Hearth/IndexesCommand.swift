@@ -1,10 +1,8 @@
 import FirestoreModel
-import Foundation
+import FoundationEssentials
+import HTTPServer
 import GoogleWire
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// `hearth indexes list|suggest|check`: the app's index definitions beside what a running
 /// Hearth holds and what its queries lacked.
@@ -80,7 +78,7 @@ enum IndexesCommand {
                 throw ConfigError("indexes \(verb): Hearth at \(address): \(e.description)")
             } catch {
                 throw ConfigError(
-                    "indexes \(verb): no Hearth answering at \(address) (\(describe(error))); start one, or pass --emulator HOST:PORT")
+                    "indexes \(verb): no Hearth answering at \(address) (\(ErrorText.describe(error))); start one, or pass --emulator HOST:PORT")
             }
             let missing = array(reply["missing"])
             if verb == "check" {
@@ -107,11 +105,11 @@ enum IndexesCommand {
                 do {
                     try Data(text.utf8).write(to: URL(fileURLWithPath: out))
                 } catch {
-                    throw ConfigError("indexes suggest: cannot write \(out) (\(describe(error)))")
+                    throw ConfigError("indexes suggest: cannot write \(out) (\(ErrorText.describe(error)))")
                 }
                 HearthLog.info("indexes: wrote \(out) (\(merged.indexes.count) composite, \(merged.fieldOverrides.count) field overrides; \(missing.count) added)")
             } else {
-                FileHandle.standardOutput.write(Data(text.utf8))
+                HearthLog.output(text)
             }
             return 0
         default:
@@ -145,35 +143,22 @@ enum IndexesCommand {
         return v
     }
 
-    /// How long a request to the running server may take: it answers these in milliseconds,
-    /// so a port that accepts and never answers must not hold a CI job for URLSession's 60 s.
-    static let requestTimeout: TimeInterval = 5
-
-    /// The reason of a Foundation error in one line (its localized description, which
-    /// Foundation on Linux keeps in `userInfo`), or the error as printed.
-    static func describe(_ error: Error) -> String {
-        let ns = error as NSError
-        if let text = ns.userInfo[NSLocalizedDescriptionKey] as? String { return text }
-        if ns.domain == NSURLErrorDomain, ns.code == NSURLErrorTimedOut { return "no answer within \(Int(requestTimeout)) s" }
-        if ns.domain == NSCocoaErrorDomain, let path = ns.userInfo[NSFilePathErrorKey] as? String { return "\(path): error \(ns.code)" }
-        return "\(error)"
-    }
+    /// How long a request to the running server may take, in seconds: it answers these in
+    /// milliseconds, so a port that accepts and never answers must not hold a CI job.
+    static let requestTimeout = 5
 
     /// GETs `path` from the server at `address` (`host:port`, an `http://` prefix tolerated) as the owner.
     static func get(_ address: String, _ path: String) async throws -> JSONValue {
-        let host = address.hasPrefix("http://") ? String(address.dropFirst("http://".count)) : address
-        guard let url = URL(string: "http://\(host)\(path)") else { throw ConfigError("bad address \(address)") }
-        var request = URLRequest(url: url, timeoutInterval: requestTimeout)
-        request.setValue("Bearer owner", forHTTPHeaderField: "Authorization")
-        request.setValue("close", forHTTPHeaderField: "Connection")
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = requestTimeout
-        configuration.timeoutIntervalForResource = requestTimeout
-        let session = URLSession(configuration: configuration)
-        defer { session.finishTasksAndInvalidate() }
-        let (data, response) = try await session.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard status == 200 else { throw ConfigError("\(path) answered HTTP \(status)") }
-        return try JSONValue.parse([UInt8](data))
+        let authority = address.hasPrefix("http://") ? String(address.dropFirst("http://".count)) : address
+        guard let colon = authority.lastIndex(of: ":"), let port = Int(authority[authority.index(after: colon)...]),
+            (1...65535).contains(port)
+        else { throw ConfigError("bad address \(address) (expected host:port)") }
+        var host = String(authority[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host == "localhost" { host = "127.0.0.1" }
+        let client = LoopbackHTTPClient(host: host, port: port, timeoutSeconds: requestTimeout)
+        let response = try await client.send("GET", path, headers: [("Authorization", "Bearer owner")])
+        guard response.status == 200 else { throw ConfigError("\(path) answered HTTP \(response.status)") }
+        return try JSONValue.parse(response.body)
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Waits until a TCP port accepts connections (what `hearth exec` checks before running the
 /// command). Plain blocking `connect(2)` on a fresh socket, retried every 20 ms.

@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Waits for SIGINT or SIGTERM, the signals that stop `hearth start` cleanly.
 ///

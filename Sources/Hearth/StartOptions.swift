@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import GoogleWire
 
 /// Options of `hearth start` (and `hearth exec`, which shares them).
 ///
@@ -123,8 +124,8 @@ public struct StartOptions: Sendable {
     /// Resolves the config file path.
     func resolvedConfigPath() -> String? {
         if let c = configPath {
-            var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: c, isDirectory: &isDir), isDir.boolValue {
+            var isDir = false
+            if FileManager.default.fileExists(atPath: c, isDirectory: &isDir), isDir {
                 return URL(fileURLWithPath: c).appendingPathComponent("firebase.json").path
             }
             return c
@@ -145,8 +146,7 @@ public struct StartOptions: Sendable {
         if let p = project { return p }
         let rc = URL(fileURLWithPath: configDirectory).appendingPathComponent(".firebaserc").path
         if let data = FileManager.default.contents(atPath: rc),
-            let obj = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-            let projects = obj["projects"] as? [String: Any], let d = projects["default"] as? String
+            case .string(let d)? = (try? JSONValue.parse(Array(data)))?["projects"]?["default"]
         {
             return d
         }

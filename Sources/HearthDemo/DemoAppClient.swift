@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GoogleWire
 import ShoutsBackend
 
@@ -38,7 +38,11 @@ struct DemoAppClient: Sendable {
         let googleToken =
             BearerToken.base64URLEncode(Data(#"{"alg":"none","typ":"JWT"}"#.utf8)) + "."
             + BearerToken.base64URLEncode(Data(claims.serialized())) + "."
-        let escaped = googleToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? googleToken
+        // Form-encoded: every byte but ASCII letters and digits as %XX (RFC 3986 §2.1).
+        let escaped = googleToken.utf8.map { byte -> String in
+            let isAlphanumeric = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+            return isAlphanumeric ? String(UnicodeScalar(byte)) : "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+        }.joined()
         let form = "providerId=google.com&id_token=" + escaped
         let reply = try await http.send(
             "POST", port: port, "/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=demo-api-key",

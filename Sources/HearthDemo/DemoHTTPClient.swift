@@ -1,12 +1,9 @@
-import Foundation
+import FoundationEssentials
 import GoogleWire
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+import HTTPServer
 
 /// The HTTP client of `hearth demo`: one JSON request per connection to a port on `host`,
-/// through Foundation's URL loading system — a client outside Hearth, as the app's SDKs are.
+/// over a socket of its own — a client outside the emulators' code paths, as the app's SDKs are.
 ///
 /// Every request says `Connection: close`, so no idle keep-alive connection is left for
 /// the server to wait on when it stops.
@@ -38,23 +35,15 @@ struct DemoHTTPClient: Sendable {
     func send(_ method: String, port: Int, _ path: String, json: JSONValue? = nil, bearer: String? = nil)
         async throws -> Reply
     {
-        let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-        guard let url = URL(string: "http://\(authority)\(path)") else {
-            throw DemoError("cannot form a URL from \(authority) and \(path)")
-        }
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        request.setValue("close", forHTTPHeaderField: "Connection")
-        if let json {
-            request.httpBody = Data(json.serialized())
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
+        var headers: [(String, String)] = []
+        if json != nil { headers.append(("Content-Type", "application/json")) }
+        if let bearer { headers.append(("Authorization", "Bearer \(bearer)")) }
         do {
-            let (data, response) = try await URLSession.shared.data(for: request)
-            return Reply(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: Array(data))
+            let response = try await LoopbackHTTPClient(host: host, port: port, timeoutSeconds: 60)
+                .send(method, path, headers: headers, body: json?.serialized())
+            return Reply(status: response.status, body: response.body)
         } catch {
-            throw DemoError("\(method) \(url.absoluteString) failed: \(error.localizedDescription)")
+            throw DemoError("\(method) http://\(host):\(port)\(path) failed: \(error.description)")
         }
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One user of `hearth demo`: a Google account (name, photo) whose phone stands at a fixed
 /// place and may have saved a push token.

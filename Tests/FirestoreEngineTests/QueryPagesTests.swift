@@ -1,3 +1,4 @@
+import Foundation
 import DocumentStore
 import FirestoreModel
 import Synchronization

@@ -51,6 +51,19 @@ struct CallableWireTests {
         #expect(decodeError(#"{"data":{"@type":"type.googleapis.com/google.protobuf.Any","value":"1"}}"#)?.code == .invalidArgument)
     }
 
+    @Test("a duplicate member keeps the last value, as JavaScript's JSON.parse on Cloud Functions")
+    func duplicateMembers() throws {
+        #expect(try decode(#"{"data":1,"data":{"a":1,"a":2}}"#) == ["a": .int(2)])
+    }
+
+    @Test("nesting up to 512 levels (the body included) decodes; deeper is Bad Request")
+    func nesting() throws {
+        let deepest = #"{"data":"# + String(repeating: "[", count: 511) + String(repeating: "]", count: 511) + "}"
+        #expect(throws: Never.self) { try decode(deepest) }
+        let tooDeep = #"{"data":"# + String(repeating: "[", count: 512) + String(repeating: "]", count: 512) + "}"
+        #expect(decodeError(tooDeep) == .invalidArgument("Bad Request"))
+    }
+
     @Test("huge integers beyond Int64 become doubles")
     func hugeIntegers() throws {
         #expect(try decode(#"{"data":123456789012345678901234567890}"#) == .double(1.2345678901234568e29))

@@ -1,5 +1,5 @@
 import FirestoreModel
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The durable `DocumentStore`: one SQLite file in WAL mode.
@@ -55,7 +55,7 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     // `lastCommit` are only touched
     // with `writerLock` held; `idleReaders` and `isClosed` only with `poolLock` held; `path`,
     // `durability`, `deleteOnClose` and `keepsVersions` are immutable. Those two locks stay
-    // NSLocks: they guard non-Sendable `SQLiteConnection`s (C handles) that flow in from
+    // plain locks: they guard non-Sendable `SQLiteConnection`s (C handles) that flow in from
     // snapshots' properties and out to caller closures, which a Mutex's `inout sending` state refuses.
 
     /// How hard a commit waits for the disk before returning.
@@ -77,7 +77,7 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
 
     /// Copies the WAL into the file off the commit path (`SQLiteCheckpointer`).
     let checkpointer: SQLiteCheckpointer
-    private let writerLock = NSLock()
+    private let writerLock = ThreadLock()
     private var writer: SQLiteConnection?
     /// Committed database ids by `DatabaseID.name`.
     private var databaseIDs: [String: Int64] = [:]
@@ -95,7 +95,7 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     /// `writerLock` is held. Lets a snapshot prove it is still current (see `repin`).
     private let sequence = Mutex<UInt64>(0)
 
-    private let poolLock = NSLock()
+    private let poolLock = ThreadLock()
     private var idleReaders: [SQLiteConnection] = []
     private var isClosed = false
     /// Idle reader connections kept open for reuse: with `readerCacheKiB` each, at most

@@ -1,6 +1,6 @@
 import FirestoreEngine
 import FirestoreModel
-import Foundation
+import FoundationEssentials
 import GoogleWire
 import HTTPServer
 import ProtoWire

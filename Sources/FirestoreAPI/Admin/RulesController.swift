@@ -1,6 +1,6 @@
 import FirestoreEngine
 import FirestoreModel
-import Foundation
+import FoundationEssentials
 import GoogleWire
 import HTTPServer
 import SecurityRules
@@ -58,7 +58,7 @@ public final class RulesController: Sendable {
     func policy(_ ruleset: Ruleset, project: String?) -> RulesAccessPolicy {
         RulesAccessPolicy(ruleset: ruleset) { [self] request, explanation in
             let p = project ?? request.database.project
-            log("rules: denied \(request.method.rawValue) \(request.database.resourceName(request.path)) for \(Self.who(request.auth))\n  \(explanation.description.replacingOccurrences(of: "\n", with: "\n  "))")
+            log("rules: denied \(request.method.rawValue) \(request.database.resourceName(request.path)) for \(Self.who(request.auth))\n  \(explanation.description.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  "))")
             let entry: JSONValue = .object([
                 "time": .string(request.time.rfc3339),
                 "method": .string(request.method.rawValue),

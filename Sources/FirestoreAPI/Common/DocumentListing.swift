@@ -56,7 +56,7 @@ enum DocumentListing {
 /// Parses ListDocuments' `orderBy` (`"a desc, __name__"`; blank = no order).
 enum ListOrder {
     static func parse(_ text: String) throws(FirestoreError) -> [Order] {
-        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return [] }
+        guard !text.trimmingASCII().isEmpty else { return [] }
         var out: [Order] = []
         for part in text.split(separator: ",") {
             let words = part.split(separator: " ", omittingEmptySubsequences: true)
@@ -75,5 +75,5 @@ enum ListOrder {
     }
 }
 
-import Foundation
+import FoundationEssentials
 import GoogleWire

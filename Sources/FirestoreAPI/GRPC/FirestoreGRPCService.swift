@@ -44,7 +44,7 @@ public struct FirestoreGRPCService: Sendable {
         }
         let elapsed = (ContinuousClock.now - started).components
         let ms = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
-        log("\(stream.remoteAddress) \"\(stream.path)\" \(status?.code.name ?? "OK") \(String(format: "%.1f", ms))ms")
+        log("\(stream.remoteAddress) \"\(stream.path)\" \(status?.code.name ?? "OK") \(LogFormat.milliseconds(ms))ms")
     }
 
     /// Runs the method; returns the status to end with (nil = OK).

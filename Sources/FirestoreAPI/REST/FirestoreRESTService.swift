@@ -1,7 +1,7 @@
 import FirestoreEngine
 import FirestoreModel
 import FirestoreRPC
-import Foundation
+import FoundationEssentials
 import GoogleWire
 import HTTPServer
 

@@ -1,6 +1,6 @@
 import FirestoreModel
 import GoogleWire
-import Foundation
+import FoundationEssentials
 
 /// Query-string parameters of a REST call (`mask.fieldPaths=a&mask.fieldPaths=b`).
 struct QueryParameters {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import GoogleWire
 
 /// Type URLs of the integer wrappers the iOS SDK puts around 64-bit integers. Source: docs/reference/firestore-wire.md §3.3.
 enum CallableWrapperType {
@@ -12,56 +13,58 @@ extension CallableValue {
     /// Largest integer magnitude JavaScript numbers hold exactly (2^53).
     static let maxSafeInteger: Int64 = 9_007_199_254_740_992
 
-    /// Decodes a value produced by `JSONSerialization`, unwrapping Int64Value/UInt64Value.
+    /// Decodes a parsed JSON value, unwrapping Int64Value/UInt64Value.
     ///
-    /// Booleans are told from numbers by their Objective-C type `"c"` (on Linux `1 is Bool`
-    /// is true for every `NSNumber`). Integers beyond Int64 and `NSDecimalNumber`s become doubles.
-    /// An object with a non-null `@type` member must be one of the two integer wrappers with
-    /// a string `value` holding an integer (or a finite decimal number).
+    /// A number without fraction or exponent that fits in Int64 is an int; any other number
+    /// (integers beyond Int64 included) a double. An object with a non-null `@type` member
+    /// must be one of the two integer wrappers with a string `value` holding an integer (or a
+    /// finite decimal number). A later duplicate member wins.
     /// - Throws: `INVALID_ARGUMENT` for any other `@type`, an unparsable wrapper `value`, or a
-    ///   non-JSON object. firebase-functions answers these with INTERNAL; a client's bad data
-    ///   is not a server fault, so Hearth answers 400 (documented deviation).
+    ///   number beyond `Double`'s range (`1e400`). firebase-functions answers these with
+    ///   INTERNAL; a client's bad data is not a server fault, so Hearth answers 400
+    ///   (documented deviation).
     /// Source: docs/reference/firestore-wire.md §3.3; firebase-functions `decode`.
-    public init(foundationJSON object: Any) throws(CallableError) {
-        switch object {
-        case is NSNull:
+    public init(json: JSONValue) throws(CallableError) {
+        switch json {
+        case .null:
             self = .null
-        case let s as String:
+        case .bool(let b):
+            self = .bool(b)
+        case .string(let s):
             self = .string(s)
-        case let n as NSNumber:
-            self = Self.number(n)
-        case let a as [Any]:
+        case .number(let text):
+            if let i = Int64(text) {
+                self = .int(i)
+            } else if let d = Double(text), d.isFinite {
+                self = .double(d)
+            } else {
+                throw .invalidArgument(CallableWire.badRequest)
+            }
+        case .array(let elements):
             var out: [CallableValue] = []
-            out.reserveCapacity(a.count)
-            for e in a { out.append(try CallableValue(foundationJSON: e)) }
+            out.reserveCapacity(elements.count)
+            for e in elements { out.append(try CallableValue(json: e)) }
             self = .array(out)
-        case let m as [String: Any]:
-            if let type = m["@type"], !(type is NSNull) {
-                self = try Self.unwrap(type: type, value: m["value"])
+        case .object(let members):
+            if let type = members.last(where: { $0.key == "@type" })?.value, type != .null {
+                self = try Self.unwrap(type: type, value: members.last(where: { $0.key == "value" })?.value)
                 return
             }
             var out: [String: CallableValue] = [:]
-            out.reserveCapacity(m.count)
-            for (k, v) in m { out[k] = try CallableValue(foundationJSON: v) }
+            out.reserveCapacity(members.count)
+            for m in members { out[m.key] = try CallableValue(json: m.value) }
             self = .object(out)
-        default:
-            throw .invalidArgument("Data cannot be decoded from JSON.")
+        case .fragment(let bytes):
+            guard let parsed = try? JSONValue.parse(bytes, maxDepth: CallableWire.maxDepth) else {
+                throw .invalidArgument(CallableWire.badRequest)
+            }
+            self = try CallableValue(json: parsed)
         }
     }
 
-    private static func number(_ n: NSNumber) -> CallableValue {
-        if n is NSDecimalNumber { return .double(n.doubleValue) }
-        switch String(cString: n.objCType) {
-        case "c", "B": return .bool(n.boolValue)
-        case "d", "f": return .double(n.doubleValue)
-        case "Q": return n.uint64Value > UInt64(Int64.max) ? .double(n.doubleValue) : .int(n.int64Value)
-        default: return .int(n.int64Value)
-        }
-    }
-
-    private static func unwrap(type: Any, value: Any?) throws(CallableError) -> CallableValue {
-        guard let type = type as? String, type == CallableWrapperType.int64 || type == CallableWrapperType.uint64,
-            let text = value as? String
+    private static func unwrap(type: JSONValue, value: JSONValue?) throws(CallableError) -> CallableValue {
+        guard case .string(let type) = type, type == CallableWrapperType.int64 || type == CallableWrapperType.uint64,
+            case .string(let text)? = value
         else {
             throw .invalidArgument("Data cannot be decoded from JSON: unsupported @type wrapper.")
         }

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import FirestoreModel
+import GoogleWire
 
 /// The callable protocol's bodies, without I/O: request decoding and response encoding.
 ///
@@ -9,6 +10,9 @@ import FirestoreModel
 public enum CallableWire {
     /// The message firebase-functions gives every malformed request.
     public static let badRequest = "Bad Request"
+    /// The deepest nesting of arrays and objects a request body may have (the whole body
+    /// counts, `{"data": …}` is depth 1), as JavaScript's JSON parser on Cloud Functions allows.
+    static let maxDepth = 512
 
     /// Whether a `Content-Type` value names JSON as the callable protocol requires:
     /// `application/json`, any case, with or without parameters (`; charset=utf-8`).
@@ -20,7 +24,7 @@ public enum CallableWire {
     public static func isJSONContentType(_ value: String?) -> Bool {
         guard let value else { return false }
         let mediaType = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
+        return mediaType.trimmingASCII().lowercased() == "application/json"
     }
 
     /// Decodes a request body into its `data`.
@@ -31,16 +35,12 @@ public enum CallableWire {
     ///   an object, lacks `data`, or has other members; `INVALID_ARGUMENT` for undecodable
     ///   `@type` wrappers inside `data`.
     public static func decodeRequest(body: [UInt8]) throws(CallableError) -> CallableValue {
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])
-        } catch {
+        guard let object = try? JSONValue.parse(body, maxDepth: maxDepth), case .object(let members) = object,
+            !members.isEmpty, members.allSatisfy({ $0.key == "data" }), let data = members.last?.value
+        else {
             throw .invalidArgument(badRequest)
         }
-        guard let members = object as? [String: Any], members.count == 1, let data = members["data"] else {
-            throw .invalidArgument(badRequest)
-        }
-        return try CallableValue(foundationJSON: data)
+        return try CallableValue(json: data)
     }
 
     /// `{"result": <value>}` as UTF-8 JSON.

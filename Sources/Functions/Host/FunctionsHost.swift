@@ -1,6 +1,7 @@
 import FirestoreEngine
 import FirestoreModel
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// The in-process Cloud Functions runtime for one project: the registry of callables,
@@ -63,7 +64,8 @@ public final class FunctionsHost: Sendable {
 
     /// Writes `function: error` to standard error.
     public static let logToStandardError: @Sendable (String, any Error) -> Void = { function, error in
-        FileHandle.standardError.write(Data("functions: \(function) failed: \(error)\n".utf8))
+        let line = Array("functions: \(function) failed: \(error)\n".utf8)
+        _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
     }
 
     // MARK: Registration

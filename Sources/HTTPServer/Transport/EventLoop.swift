@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Something registered with an ``EventLoop`` that reacts to readiness of one descriptor.
@@ -72,12 +72,10 @@ final class EventLoop: @unchecked Sendable {
 
     /// Starts the loop thread; `onExit` runs on it after the loop stopped and closed its descriptors.
     func start(name: String, onExit: @escaping @Sendable () -> Void) {
-        let thread = Thread { [self] in
+        DetachedThread.start(name: name) { [self] in
             run()
             onExit()
         }
-        thread.name = name
-        thread.start()
     }
 
     /// Runs `work` on the loop thread soon, after the events currently being handled.

@@ -325,7 +325,7 @@ struct HTTP1ConnectionStateMachine: Sendable {
             actions.append(
                 .log(
                     "\(remoteAddress) \"\(first.requestLine)\" \(status) \(response.body.count)B "
-                        + "\(Self.formatMilliseconds(elapsed))ms"))
+                        + "\(LogFormat.milliseconds(elapsed))ms"))
             if !context.keepAlive { return actions + close(graceful: true) }
         }
         guard slots.isEmpty else { return actions }
@@ -352,10 +352,5 @@ struct HTTP1ConnectionStateMachine: Sendable {
         state = .closed
         slots.removeAll()
         return [.close(graceful: graceful)]
-    }
-
-    private static func formatMilliseconds(_ value: Double) -> String {
-        let tenths = Int((value * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10)"
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Per-expression evaluation counts of a ruleset, shared by every decision.

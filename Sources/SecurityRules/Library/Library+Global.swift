@@ -1,5 +1,6 @@
 import FirestoreModel
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Namespaces `math` and `hashing`, path methods, and the global functions `int`, `float`,
 /// `string`, `path`, `debug`, `get`, `exists`, `getAfter`, `existsAfter` (docs/reference/security-rules.md §4.2,
@@ -145,7 +146,7 @@ extension Library {
                 }
                 return .int(Int64(d.rounded(.towardZero)))
             case .string(let s):
-                guard let i = Int64(s.trimmingCharacters(in: .init(charactersIn: " "))) else {
+                guard let i = Int64(s.trimmingASCII(" ")) else {
                     throw c.fail("Cannot convert '\(s)' to int.")
                 }
                 return .int(i)

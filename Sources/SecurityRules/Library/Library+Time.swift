@@ -1,5 +1,6 @@
 import FirestoreModel
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `timestamp`, `duration` and `latlng` methods and namespaces (docs/reference/security-rules.md §4.10–§4.12).
 extension Library {

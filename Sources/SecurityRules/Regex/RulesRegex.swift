@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The regex operations behind `string.matches`, `replace` and `split` (docs/reference/security-rules.md §4.3),

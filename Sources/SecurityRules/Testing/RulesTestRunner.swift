@@ -1,5 +1,5 @@
 import FirestoreModel
-import Foundation
+import FoundationEssentials
 
 /// Runs rules test suites: JSON files of cases with expected verdicts (format in
 /// `rules/README.md`; docs/reference/security-rules.md §12.1). `hearth rules test <dir>` calls `run`.
@@ -20,16 +20,16 @@ public enum RulesTestRunner {
     /// - Returns: the numbers of passed and failed cases.
     public static func run(directory: String, log: (String) -> Void) throws -> (passed: Int, failed: Int) {
         let fm = FileManager.default
-        var isDir: ObjCBool = false
+        var isDir = false
         guard fm.fileExists(atPath: directory, isDirectory: &isDir) else {
             throw RunnerError(message: "No such file or directory: \(directory)")
         }
         var files: [String] = []
-        if isDir.boolValue {
-            guard let e = fm.enumerator(atPath: directory) else { throw RunnerError(message: "Cannot list \(directory)") }
-            while let rel = e.nextObject() as? String {
-                if rel.hasSuffix(".json") { files.append((directory as NSString).appendingPathComponent(rel)) }
+        if isDir {
+            guard let all = try? fm.subpathsOfDirectory(atPath: directory) else {
+                throw RunnerError(message: "Cannot list \(directory)")
             }
+            files = all.filter { $0.hasSuffix(".json") }.map { URL(fileURLWithPath: directory).appendingPathComponent($0).path }
             files.sort()
         } else {
             files = [directory]
@@ -103,7 +103,7 @@ public enum RulesTestRunner {
     static func loadSuite(_ file: String) throws -> [RulesTestCase] {
         guard let data = FileManager.default.contents(atPath: file) else { throw RunnerError(message: "Cannot read \(file)") }
         let json = try TestJSON.parse(String(decoding: data, as: UTF8.self))
-        let dir = (file as NSString).deletingLastPathComponent
+        let dir = URL(fileURLWithPath: file).deletingLastPathComponent().path
         return try SuiteLoader(suite: json, directory: dir, fileName: file).cases()
     }
 }

@@ -1,5 +1,5 @@
 import FirestoreModel
-import Foundation
+import FoundationEssentials
 
 /// Turns one suite's JSON into runnable cases: resolves the rules text (file, inline text, or
 /// a condition wrapped in a catch-all match), seeds documents, and builds each request.
@@ -33,9 +33,9 @@ struct SuiteLoader {
     /// - Throws: `SuiteError` when none is given or the file cannot be read.
     func rules(_ j: TestJSON, fallback: (String, String)?) throws -> (text: String, file: String) {
         if let path = j["rules"]?.string {
-            let full = path.hasPrefix("/") ? path : (directory as NSString).appendingPathComponent(path)
+            let full = path.hasPrefix("/") ? path : URL(fileURLWithPath: directory).appendingPathComponent(path).path
             guard let data = FileManager.default.contents(atPath: full) else { throw SuiteError(message: "Cannot read rules file \(path)") }
-            return (String(decoding: data, as: UTF8.self), (path as NSString).lastPathComponent)
+            return (String(decoding: data, as: UTF8.self), URL(fileURLWithPath: path).lastPathComponent)
         }
         if let text = j["rulesText"]?.string { return (text, "inline.rules") }
         if let cond = j["condition"]?.string {

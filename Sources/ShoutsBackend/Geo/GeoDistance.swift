@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Great-circle distance on a sphere, as geofire-common computes it.
 ///

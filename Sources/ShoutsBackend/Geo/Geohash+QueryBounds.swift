@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Geohash query bounds for a circle, computed exactly as geofire-common does: same bit count,
 /// same nine sample points, same ranges, same order, same de-duplication.

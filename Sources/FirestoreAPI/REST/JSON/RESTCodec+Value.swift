@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import FirestoreModel
+import Glibc
 import GoogleWire
 
 /// `google.firestore.v1.Value` ⇄ `Value`. Source: docs/reference/firestore-wire.md §1.7 (table of keys and leniency).
