@@ -105,8 +105,10 @@ public final class HearthApp: Sendable {
         let handler = FirestorePortHandler(
             rest: FirestoreRESTService(engine: engine, queryLog: queryLog), admin: EmulatorAdmin(engine: engine, rules: rules, indexes: indexes))
         let grpc = FirestoreGRPCService(engine: engine, log: requestLog, queryLog: queryLog)
+        var firestoreConfiguration = HTTPServerConfiguration.googleShaped(host: config.firestore.host, port: config.firestore.port)
+        firestoreConfiguration.eventLoops = Self.firestoreEventLoops
         firestoreServer = HTTPServer(
-            configuration: HTTPServerConfiguration.googleShaped(host: config.firestore.host, port: config.firestore.port),
+            configuration: firestoreConfiguration,
             handler: handler,
             http2: HTTP2Server(handler: FirestorePortStreamHandler(grpc: grpc, rest: handler), log: { _ in }),
             log: requestLog)
@@ -123,6 +125,11 @@ public final class HearthApp: Sendable {
         }
         suite = try EmulatorSuite(options: options, config: config, project: project, store: store)
     }
+
+    /// Event loops of the Firestore port: one per core, at most 4 (each is a thread and a
+    /// 64 KiB read buffer). On the loops run every request's parsing and encoding and the REST
+    /// reads answered inline, so a second loop lets them use the second core (issue 14).
+    static let firestoreEventLoops = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
 
     /// How often superseded versions past the retention window are collected.
     static let versionCollectionInterval: Duration = .seconds(10)

@@ -1,4 +1,5 @@
-/// An HTTP/1.1 server (with an HTTP/2 hand-off) on non-blocking sockets and one epoll thread.
+/// An HTTP/1.1 server (with an HTTP/2 hand-off) on non-blocking sockets and epoll threads
+/// (``HTTPServerConfiguration/eventLoops``, one by default).
 ///
 /// ```swift
 /// let server = HTTPServer(configuration: .init(port: 8080), handler: router) { print($0) }
@@ -14,7 +15,7 @@
 public final class HTTPServer: Sendable {
     private enum State: Sendable {
         case idle
-        case running(ServerCore)
+        case running([ServerCore])
         case stopped
     }
 
@@ -43,7 +44,7 @@ public final class HTTPServer: Sendable {
     }
 
     /// Binds and listens, raises the soft open-file limit to the hard limit, and starts the
-    /// event loop thread.
+    /// event loop threads.
     /// - Returns: the bound TCP port (the kernel's choice when the configured port is 0).
     /// - Throws: ``HTTPServerError`` — e.g. ``HTTPServerError/addressInUse(host:port:)`` when the
     ///   port is taken, ``HTTPServerError/alreadyStarted`` when called twice.
@@ -53,16 +54,28 @@ public final class HTTPServer: Sendable {
             Syscall.raiseOpenFileLimit()
             let (fd, port) = try Syscall.makeListeningSocket(
                 host: configuration.host, port: configuration.port, backlog: 4_096)
-            let core: ServerCore
+            var cores: [ServerCore] = []
+            var started: [ServerCore] = []
             do throws(HTTPServerError) {
-                core = try ServerCore(
-                    configuration: configuration, listenFD: fd, handler: handler, http2Handler: http2, log: log)
-                try core.start()
+                for index in 0..<max(1, configuration.eventLoops) {
+                    cores.append(
+                        try ServerCore(
+                            configuration: configuration, listenFD: index == 0 ? fd : nil, handler: handler,
+                            http2Handler: http2, log: log))
+                }
+                cores[0].peers = Array(cores.dropFirst())
+                // The peers first: the accepting core hands connections to running loops only.
+                for core in cores.dropFirst() {
+                    try core.start()
+                    started.append(core)
+                }
+                try cores[0].start()
             } catch {
                 Syscall.close(fd)
+                for core in started { _ = core.loop.execute { core.beginShutdown {} } }
                 throw error
             }
-            state = .running(core)
+            state = .running(cores)
             return port
         }
     }
@@ -76,32 +89,42 @@ public final class HTTPServer: Sendable {
     /// or before ``start()``, returns at once. Called from inside a handler it waits out the grace
     /// period (that handler's own request is in flight), so call it from a separate task.
     public func shutdown() async {
-        let core: ServerCore? = state.withLock { state in
+        let cores: [ServerCore] = state.withLock { state in
             defer { state = .stopped }
-            if case .running(let core) = state { return core }
-            return nil
+            if case .running(let cores) = state { return cores }
+            return []
         }
-        guard let core else { return }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let scheduled = core.loop.execute {
-                core.beginShutdown { continuation.resume() }
+        // The accepting core first (it stops handing out connections), then every loop drains
+        // in parallel; returns when the last has stopped.
+        await withTaskGroup(of: Void.self) { group in
+            for core in cores {
+                group.addTask {
+                    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                        let scheduled = core.loop.execute {
+                            core.beginShutdown { continuation.resume() }
+                        }
+                        if !scheduled { continuation.resume() }
+                    }
+                }
             }
-            if !scheduled { continuation.resume() }
         }
     }
 
-    /// The number of connections the event loop currently holds (any protocol or phase);
+    /// The number of connections the event loops currently hold (any protocol or phase);
     /// 0 when not running. For tests and diagnostics.
     func openConnectionCount() async -> Int {
-        let core: ServerCore? = state.withLock { state in
-            if case .running(let core) = state { return core }
-            return nil
+        let cores: [ServerCore] = state.withLock { state in
+            if case .running(let cores) = state { return cores }
+            return []
         }
-        guard let core else { return 0 }
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
-            if !core.loop.execute({ continuation.resume(returning: core.connectionCount) }) {
-                continuation.resume(returning: 0)
+        var total = 0
+        for core in cores {
+            total += await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+                if !core.loop.execute({ continuation.resume(returning: core.connectionCount) }) {
+                    continuation.resume(returning: 0)
+                }
             }
         }
+        return total
     }
 }

@@ -28,6 +28,11 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxPipelinedRequests: Int
     /// The response for errors the transport answers itself (`plainTransportErrorResponse` by default).
     public var transportErrorResponse: TransportErrorResponse
+    /// Event loop threads, at least 1: the first accepts and hands each new connection to the
+    /// loops in turn; a connection stays on its loop for its life. More than one lets
+    /// requests answered on the loop (a REST GetDocument, every request's parsing and
+    /// encoding) use more than one core. Default 1.
+    public var eventLoops: Int = 1
 
     /// A configuration; every parameter has the default documented on its property.
     public init(
