@@ -111,11 +111,11 @@ enum RulesWorkload {
         let presence = try Ruleset(source: presenceRules, fileName: presenceFileName)
         let representative = try Ruleset(source: representativeRules, fileName: "representative.rules")
         let path = ["presence", "alice"]
-        let heartbeat: [String: Value] = [
+        let heartbeat: FieldMap = [
             "lat": .double(37.7749), "lng": .double(-122.4194), "geohash": .string("9q8yyk8yt"), "updatedAt": .timestamp(time),
             "fcmToken": .string(token),
         ]
-        let stored: [String: Value] = [
+        let stored: FieldMap = [
             "lat": .double(37.7712), "lng": .double(-122.4131), "geohash": .string("9q8yym2c1"), "fcmToken": .string(token),
             "updatedAt": .timestamp(Timestamp(seconds: time.seconds - 60, nanos: time.nanos)),
             "lastSentAt": .timestamp(Timestamp(seconds: time.seconds - 3600, nanos: time.nanos)),
@@ -142,7 +142,7 @@ enum RulesWorkload {
         ]
     }
 
-    private static func document(_ path: [String], _ fields: [String: Value]) -> Document {
+    private static func document(_ path: [String], _ fields: FieldMap) -> Document {
         Document(path: ResourcePath(path), fields: fields, createTime: time, updateTime: time)
     }
 }

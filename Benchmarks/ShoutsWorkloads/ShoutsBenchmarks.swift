@@ -30,7 +30,7 @@ public enum ShoutsBenchmarks {
         ShoutsBackend.register(into: host)
         let center = try GeoLocation(latitude: 37.7749, longitude: -122.4194)
         try seedPresence(recipients: max(0, recipients), total: max(presence, recipients), center: center, host: host)
-        let token: [String: Value] = ["sub": .string("bench-sender"), "name": .string("Bench")]
+        let token: FieldMap = ["sub": .string("bench-sender"), "name": .string("Bench")]
         let request = CallableRequest(
             data: [
                 "text": "benchmark shout", "kind": "shout", "lat": .double(center.latitude),

@@ -63,7 +63,7 @@ public enum StoreBenchmarks {
     /// A 10-field document: `n` (its number), a string, a bool, a double, a timestamp, a short
     /// array, a nested map, bytes, a reference and a small-cardinality `group` field.
     public static func document(_ n: Int) -> Document {
-        let fields: [String: Value] = [
+        let fields: FieldMap = [
             "n": .integer(Int64(n)),
             "name": .string("item-\(n)"),
             "even": .boolean(n % 2 == 0),

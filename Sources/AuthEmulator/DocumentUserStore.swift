@@ -118,7 +118,7 @@ public final class DocumentUserStore: UserStore {
                     ])), project)
     }
 
-    private func document(_ segments: [String], _ fields: [String: Value]) -> Document {
+    private func document(_ segments: [String], _ fields: FieldMap) -> Document {
         let now = clock()
         return Document(path: ResourcePath(segments), fields: fields, createTime: now, updateTime: now)
     }

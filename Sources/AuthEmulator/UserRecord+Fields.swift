@@ -7,8 +7,8 @@ import FirestoreModel
 /// strings) is written beside them so an `array-contains` query finds an identity.
 extension UserRecord {
     /// The document fields.
-    public var fields: [String: Value] {
-        var f: [String: Value] = ["localId": .string(localId), "createdAt": .integer(createdAt)]
+    public var fields: FieldMap {
+        var f: FieldMap = ["localId": .string(localId), "createdAt": .integer(createdAt)]
         func put(_ k: String, _ v: String?) { if let v { f[k] = .string(v) } }
         func put(_ k: String, _ v: Int64?) { if let v { f[k] = .integer(v) } }
         put("email", email)
@@ -32,7 +32,7 @@ extension UserRecord {
 
     /// Reads fields written by `fields`.
     /// - Throws: `AuthError.internalError` when `localId` is missing (a corrupt record).
-    public init(fields f: [String: Value]) throws(AuthError) {
+    public init(fields f: FieldMap) throws(AuthError) {
         guard case .string(let localId)? = f["localId"] else {
             throw .internalError("INTERNAL_ERROR : stored account without localId")
         }
@@ -71,8 +71,8 @@ extension UserRecord {
 
 extension ProviderUserInfo {
     /// The entry as a map.
-    var fields: [String: Value] {
-        var f: [String: Value] = ["providerId": .string(providerId), "rawId": .string(rawId)]
+    var fields: FieldMap {
+        var f: FieldMap = ["providerId": .string(providerId), "rawId": .string(rawId)]
         for (k, v) in [
             ("federatedId", federatedId), ("displayName", displayName), ("photoUrl", photoUrl), ("email", email),
             ("phoneNumber", phoneNumber), ("screenName", screenName),
@@ -83,7 +83,7 @@ extension ProviderUserInfo {
     }
 
     /// Reads a map written by `fields`; nil without `providerId`/`rawId`.
-    init?(fields f: [String: Value]) {
+    init?(fields f: FieldMap) {
         func str(_ k: String) -> String? {
             if case .string(let s)? = f[k] { return s }
             return nil

@@ -51,11 +51,11 @@ final class InMemorySnapshot: StoreSnapshot {
     /// Segment `parent.count` of every document below `parent`, distinct and sorted.
     func collectionIDs(under parent: ResourcePath, in database: DatabaseID) throws(FirestoreError) -> [String] {
         let depth = parent.segments.count
-        var ids = Set<String>()
+        var ids = Set<ExactName>()
         for path in (databases[database] ?? [:]).keys where path.segments.count > depth && parent.isPrefix(of: path) {
-            ids.insert(path.segments[depth])
+            ids.insert(ExactName(path.segments[depth]))
         }
-        return ids.sorted(by: utf8Less)
+        return ids.sorted().map(\.string)
     }
 
     /// Drops the copy.

@@ -16,7 +16,7 @@ extension FirestoreEngine {
     public func runAggregation(
         _ target: QueryTarget, aggregations: [Aggregation], in database: DatabaseID,
         consistency: ReadConsistency = .strong, auth: AuthContext
-    ) throws(FirestoreError) -> ReadResult<[String: Value]> {
+    ) throws(FirestoreError) -> ReadResult<FieldMap> {
         let r = try explainAggregation(target, aggregations: aggregations, in: database, consistency: consistency, auth: auth)
         return ReadResult(value: r.value.fields, readTime: r.readTime, transaction: r.transaction)
     }
@@ -26,20 +26,20 @@ extension FirestoreEngine {
     public func explainAggregation(
         _ target: QueryTarget, aggregations: [Aggregation], in database: DatabaseID,
         consistency: ReadConsistency = .strong, auth: AuthContext
-    ) throws(FirestoreError) -> ReadResult<(fields: [String: Value], statistics: QueryStatistics)> {
+    ) throws(FirestoreError) -> ReadResult<(fields: FieldMap, statistics: QueryStatistics)> {
         try Aggregation.validate(aggregations)
         try validate(target)
         // The index the client's query needs, not the scan's implicit order.
         try prepareQuery(target, in: database)
         let scan = QueryTarget(parent: target.parent, query: target.query.scanned(for: aggregations))
         return try read(database, consistency) {
-            (view, readTime) throws(FirestoreError) -> (fields: [String: Value], statistics: QueryStatistics) in
+            (view, readTime) throws(FirestoreError) -> (fields: FieldMap, statistics: QueryStatistics) in
             // Rules see the query as the client sent it, not the scan's implicit order.
             try authorizeList(target, database: database, auth: auth, time: readTime, view: view)
             var statistics = QueryStatistics()
             let documents = try view.snapshot.runQuery(scan, in: database, statistics: &statistics).documents
             if view.recording { for d in documents { view.record(d.path, d) } }
-            var out: [String: Value] = [:]
+            var out: FieldMap = [:]
             for a in aggregations { out[a.alias] = Self.aggregate(a.kind, over: documents) }
             return (out, statistics)
         }

@@ -8,7 +8,7 @@ public enum AuthContext: Sendable, Hashable {
     /// No `Authorization` header: `request.auth == null`.
     case unauthenticated
     /// A decoded ID token.
-    case user(uid: String, token: [String: Value])
+    case user(uid: String, token: FieldMap)
 
     /// True for `.admin`.
     public var isAdmin: Bool { self == .admin }

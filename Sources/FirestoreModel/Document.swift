@@ -11,7 +11,7 @@ public struct Document: Sendable, Hashable {
     /// The document's path relative to the documents root (even number of segments).
     public var path: ResourcePath
     /// Top-level fields (decoded from `encodedFields` on first use; setting them drops it).
-    public var fields: [String: Value] {
+    public var fields: FieldMap {
         get {
             if let encodedFields { return encodedFields.fields }
             return decodedFields
@@ -31,14 +31,14 @@ public struct Document: Sendable, Hashable {
     /// The fields in their stored encoding, when the document was read from a store and its
     /// fields have not been changed since.
     public private(set) var encodedFields: EncodedFields?
-    private var decodedFields: [String: Value]
+    private var decodedFields: FieldMap
     /// Commit time of the write that created it.
     public var createTime: Timestamp
     /// Commit time of the last write that changed it.
     public var updateTime: Timestamp
 
     /// Creates a document.
-    public init(path: ResourcePath, fields: [String: Value], createTime: Timestamp, updateTime: Timestamp) {
+    public init(path: ResourcePath, fields: FieldMap, createTime: Timestamp, updateTime: Timestamp) {
         self.path = path
         self.decodedFields = fields
         self.encodedFields = nil
@@ -67,11 +67,11 @@ public struct Document: Sendable, Hashable {
     }
 
     /// The fields under one of `paths` (a projection / field mask, as
-    /// `[String: Value].projected(to:)`); an encoded document reads only those values from its
+    /// `FieldMap.projected(to:)`); an encoded document reads only those values from its
     /// bytes.
-    public func projected(to paths: [FieldPath]) -> [String: Value] {
+    public func projected(to paths: [FieldPath]) -> FieldMap {
         guard let encodedFields else { return decodedFields.projected(to: paths) }
-        var out: [String: Value] = [:]
+        var out: FieldMap = [:]
         for p in paths where !p.isDocumentKey {
             if let v = encodedFields.value(at: p) { out.setValue(v, at: p) }
         }
@@ -153,7 +153,7 @@ public enum DocumentLimits {
 
     /// Size of a document in bytes: its name size, plus each field name's string size and
     /// each field value's size, plus 32.
-    public static func size(of fields: [String: Value], path: ResourcePath) -> Int {
+    public static func size(of fields: FieldMap, path: ResourcePath) -> Int {
         nameSize(of: path) + fields.reduce(0) { $0 + $1.key.utf8.count + 1 + size(of: $1.value) } + 32
     }
 
@@ -177,7 +177,7 @@ public enum DocumentLimits {
     ///   the last with production's message `Document '{name}' cannot be written because its
     ///   size (1,048,667 bytes) exceeds the maximum allowed size of 1,048,576 bytes.`
     ///   (quoted in public reports of production errors, e.g. GitHub divriots/story-to-design #41).
-    public static func validate(fields: [String: Value], path: ResourcePath, database: DatabaseID? = nil) throws(FirestoreError) {
+    public static func validate(fields: FieldMap, path: ResourcePath, database: DatabaseID? = nil) throws(FirestoreError) {
         for (k, v) in fields {
             try validateName(k)
             try validate(v, field: k, containers: 0, inMap: false)

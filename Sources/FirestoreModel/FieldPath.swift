@@ -87,7 +87,15 @@ public struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// True when `self` is a prefix of `other` (or equal to it).
     public func isPrefix(of other: FieldPath) -> Bool {
-        segments.count <= other.segments.count && zip(segments, other.segments).allSatisfy { $0 == $1 }
+        segments.count <= other.segments.count && zip(segments, other.segments).allSatisfy { bytesEqual($0, $1) }
+    }
+
+    /// Equal when every segment has the same UTF-8 bytes (field names are never Unicode-normalized).
+    public static func == (lhs: FieldPath, rhs: FieldPath) -> Bool { bytesEqual(lhs.segments, rhs.segments) }
+
+    /// Hashes the segments' bytes, consistent with `==`.
+    public func hash(into hasher: inout Hasher) {
+        for s in segments { hasher.combine(ExactName(s)) }
     }
 
     /// Segment-wise UTF-8 order, shorter first (the order used when appending implicit orderBys).
@@ -111,7 +119,7 @@ public struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 }
 
-extension Dictionary where Key == String, Value == FirestoreModel.Value {
+extension ExactNameDictionary where V == FirestoreModel.Value {
     /// The value at `path`, descending through maps; nil when any step is missing or not a map.
     public func value(at path: FieldPath) -> FirestoreModel.Value? {
         guard let first = path.segments.first, var v = self[first] else { return nil }
@@ -129,7 +137,7 @@ extension Dictionary where Key == String, Value == FirestoreModel.Value {
             self[first] = value
             return
         }
-        var child: [String: FirestoreModel.Value] = [:]
+        var child: FieldMap = [:]
         if case .map(let m)? = self[first] { child = m }
         child.setValue(value, at: FieldPath(Array(path.segments.dropFirst())))
         self[first] = .map(child)
@@ -148,8 +156,8 @@ extension Dictionary where Key == String, Value == FirestoreModel.Value {
     }
 
     /// Keeps only the fields under one of `paths` (a projection / field mask).
-    public func projected(to paths: [FieldPath]) -> [String: FirestoreModel.Value] {
-        var out: [String: FirestoreModel.Value] = [:]
+    public func projected(to paths: [FieldPath]) -> FieldMap {
+        var out: FieldMap = [:]
         for p in paths where !p.isDocumentKey {
             if let v = value(at: p) { out.setValue(v, at: p) }
         }

@@ -31,11 +31,19 @@ public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConverti
     public func appending(_ segment: String) -> ResourcePath { ResourcePath(segments + [segment]) }
     /// True when `self` is a strict ancestor of `other` or equal to it.
     public func isPrefix(of other: ResourcePath) -> Bool {
-        segments.count <= other.segments.count && zip(segments, other.segments).allSatisfy { $0 == $1 }
+        segments.count <= other.segments.count && zip(segments, other.segments).allSatisfy { bytesEqual($0, $1) }
     }
     /// Slash-joined relative path, `"rooms/r1"`.
     public var relativeString: String { segments.joined(separator: "/") }
     public var description: String { relativeString }
+
+    /// Equal when every segment has the same UTF-8 bytes (ids are never Unicode-normalized).
+    public static func == (lhs: ResourcePath, rhs: ResourcePath) -> Bool { bytesEqual(lhs.segments, rhs.segments) }
+
+    /// Hashes the segments' bytes, consistent with `==`.
+    public func hash(into hasher: inout Hasher) {
+        for s in segments { hasher.combine(ExactName(s)) }
+    }
 
     /// Segment-wise order as Firestore orders document keys (`__name__`).
     public static func < (lhs: ResourcePath, rhs: ResourcePath) -> Bool {

@@ -61,7 +61,7 @@ public struct QueryTarget: Sendable, Hashable {
         if query.allDescendants && query.collectionID.isEmpty {
             return parent.isPrefix(of: path) && path.segments.count > parent.segments.count
         }
-        guard path.parent.lastSegment == query.collectionID else { return false }
+        guard bytesEqual(path.parent.lastSegment, query.collectionID) else { return false }
         if query.allDescendants { return parent.isPrefix(of: path) && path.segments.count > parent.segments.count }
         return path.parent.parent == parent
     }

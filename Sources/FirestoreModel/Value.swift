@@ -18,7 +18,7 @@ public enum Value: Sendable {
     case reference(String)
     case geoPoint(GeoPoint)
     case array([Value])
-    case map([String: Value])
+    case map(FieldMap)
 }
 
 /// A geographic point in degrees (WGS 84). Latitude −90…90, longitude −180…180.

@@ -42,7 +42,7 @@ extension Write {
         case .updateTime(let t):
             try Self.checkUpdateTime(t, of: current, name: name)
         }
-        var fields: [String: Value]
+        var fields: FieldMap
         switch operation {
         case .verify:
             // The emulator reports the verified document's update time (none when missing).

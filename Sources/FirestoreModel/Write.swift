@@ -39,7 +39,7 @@ public struct Write: Sendable, Hashable {
     /// The operation arm of the write.
     public enum Operation: Sendable, Hashable {
         /// Set fields: whole replace without a mask, masked merge with one.
-        case update(path: ResourcePath, fields: [String: Value])
+        case update(path: ResourcePath, fields: FieldMap)
         case delete(ResourcePath)
         /// Legacy standalone transform (`transform: DocumentTransform`).
         case transform(ResourcePath)

@@ -53,7 +53,7 @@ public enum BearerToken {
 
     /// The claims of a JWT as Firestore values (numbers with no fraction become ints).
     /// - Throws: `.invalidArgument` when the token is not three base64url parts with JSON objects.
-    public static func claims(ofJWT token: String) throws(FirestoreError) -> [String: Value] {
+    public static func claims(ofJWT token: String) throws(FirestoreError) -> FieldMap {
         let segments = token.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3 || segments.count == 2,
             let headerData = base64URLDecode(String(segments[0])),
@@ -63,7 +63,7 @@ public enum BearerToken {
         else {
             throw .invalidArgument("invalid jwt: the bearer token is neither \"owner\" nor a decodable JWT.")
         }
-        var out: [String: Value] = [:]
+        var out: FieldMap = [:]
         for member in payload { out[member.key] = value(fromJSON: member.value) }
         return out
     }
@@ -93,7 +93,7 @@ public enum BearerToken {
             return .double(Double(text) ?? .nan)
         case .array(let elements): return .array(elements.map(value(fromJSON:)))
         case .object(let members):
-            var out: [String: Value] = [:]
+            var out: FieldMap = [:]
             for member in members { out[member.key] = value(fromJSON: member.value) }
             return .map(out)
         case .fragment(let bytes): return (try? JSONValue.parse(bytes)).map(value(fromJSON:)) ?? .null

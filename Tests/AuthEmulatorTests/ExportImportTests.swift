@@ -13,7 +13,7 @@ import Testing
     static let other = DatabaseID(project: "demo-export", database: "other")
 
     /// One field per value type, with the extremes that break naive codecs.
-    static let everyValue: [String: Value] = [
+    static let everyValue: FieldMap = [
         "null": .null,
         "true": .boolean(true), "false": .boolean(false),
         "intMax": .integer(.max), "intMin": .integer(.min), "intZero": .integer(0),

@@ -39,8 +39,8 @@ import Testing
 
         mutating func int(_ range: ClosedRange<Int64>) -> Int64 { Int64.random(in: range, using: &gen.rng) }
 
-        mutating func randomFields() -> [String: Value] {
-            var f: [String: Value] = [:]
+        mutating func randomFields() -> FieldMap {
+            var f: FieldMap = [:]
             if gen.chance(0.9) { f["bucket"] = gen.chance(0.85) ? .integer(int(0...4)) : gen.scalar() }
             if gen.chance(0.9) {
                 f["i"] = gen.chance(0.8) ? .integer(int(-20...20)) : (gen.chance(0.5) ? .double(Double(int(-20...20)) + 0.5) : gen.value())

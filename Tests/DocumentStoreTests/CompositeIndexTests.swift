@@ -77,7 +77,7 @@ import Testing
         let index = CompositeIndex(
             collectionGroup: "c", fields: [IndexField(Self.bucket, .ascending), IndexField(Self.tags, .arrayContains)])
         let p = path("c/a")
-        func keys(_ fields: [String: Value]) -> [[UInt8]] { index.entryKeys(path: p) { fields.value(at: $0) } }
+        func keys(_ fields: FieldMap) -> [[UInt8]] { index.entryKeys(path: p) { fields.value(at: $0) } }
         // One entry per distinct element (1 and 1.0 are one), none without an array or a field.
         #expect(keys(["bucket": .integer(1), "tags": .array([.integer(1), .double(1), .string("x")])]).count == 2)
         #expect(keys(["bucket": .integer(1), "tags": .string("x")]).isEmpty)
@@ -393,7 +393,7 @@ import Testing
         defer { store.close() }
         let documents = (0..<50).map { (n: Int) -> Document in
             let p = n % 2 == 0 ? "c/d\(n)" : "x/\(n % 3)/c/d\(n)"
-            let fields: [String: Value] = ["bucket": .integer(Int64(n % 5)), "i": .integer(Int64(n))]
+            let fields: FieldMap = ["bucket": .integer(Int64(n % 5)), "i": .integer(Int64(n))]
             return doc(p, fields)
         }
         try store.commit(documents.map(Mutation.put), in: testDB, commitTime: ts(1))
@@ -426,7 +426,7 @@ import Testing
         let store = try kind.make()
         defer { store.close() }
         let documents = (0..<40).map { (n: Int) -> Document in
-            let fields: [String: Value] = [
+            let fields: FieldMap = [
                 "bucket": .integer(Int64(n % 4)), "i": .integer(Int64(n * 13 % 40)), "tags": .array([.string("t\(n % 3)")]),
             ]
             return doc("c/d\(n)", fields)

@@ -5,7 +5,7 @@ import Testing
 @testable import FirestoreModel
 
 @Suite struct FieldsCodecTests {
-    static let edgeFields: [String: Value] = [
+    static let edgeFields: FieldMap = [
         "intMax": .integer(.max), "intMin": .integer(.min), "zero": .integer(0),
         "negZero": .double(-0.0), "nan": .double(.nan), "payloadNaN": .double(Double(nan: 0x1234, signaling: false)),
         "negNaN": .double(-Double.nan), "inf": .double(-.infinity), "tiny": .double(.leastNonzeroMagnitude),
@@ -31,7 +31,7 @@ import Testing
     @Test func randomValuesRoundTrip() throws {
         var gen = ValueGenerator(rng: SplitMix64(seed: 7))
         for i in 0..<2000 {
-            let fields = ["v": gen.value(), "w\(i % 3)": gen.value()]
+            let fields: FieldMap = ["v": gen.value(), "w\(i % 3)": gen.value()]
             #expect(bitIdentical(try FieldsCodec.decode(FieldsCodec.encode(fields)), fields))
         }
     }
@@ -40,7 +40,7 @@ import Testing
         var gen = ValueGenerator(rng: SplitMix64(seed: 11))
         var found = 0
         for _ in 0..<500 {
-            let fields = ["a": gen.value(), "b": gen.mapValue(depth: 0), "é": gen.value()]
+            let fields: FieldMap = ["a": gen.value(), "b": gen.mapValue(depth: 0), "é": gen.value()]
             let bytes = FieldsCodec.encode(fields)
             for p in [["a"], ["b"], ["b", "a"], ["b", "é"], ["é"], ["zz"], ["a", "a"], ["b", "a", "b"]].map(FieldPath.init) {
                 let expected = fields.value(at: p)
@@ -102,7 +102,7 @@ import Testing
         var gen = ValueGenerator(rng: SplitMix64(seed: 19))
         var checked = 0
         for _ in 0..<500 {
-            let fields = ["é": gen.mapValue(depth: 0), "Z": gen.value(), "a": .array([gen.mapValue(depth: 1)]), "😀": gen.value(), "ab": .null]
+            let fields: FieldMap = ["é": gen.mapValue(depth: 0), "Z": gen.value(), "a": .array([gen.mapValue(depth: 1)]), "😀": gen.value(), "ab": .null]
             let bytes = FieldsCodec.encode(fields)
             #expect(bytes.first == FieldsCodec.version)
             for run in try Self.storedKeyRuns(bytes) {
@@ -129,7 +129,7 @@ import Testing
     @Test func encodedFieldsAnswerAsTheDecodedFields() throws {
         var gen = ValueGenerator(rng: SplitMix64(seed: 23))
         for _ in 0..<300 {
-            let fields = ["a": gen.value(), "b": gen.mapValue(depth: 0), "é": gen.value()]
+            let fields: FieldMap = ["a": gen.value(), "b": gen.mapValue(depth: 0), "é": gen.value()]
             let encoded = try EncodedFields(validating: FieldsCodec.encode(fields))
             for p in [["a"], ["b"], ["b", "a"], ["b", "é"], ["é"], ["zz"], ["0"], ["a", "a"]].map(FieldPath.init) {
                 let expected = fields.value(at: p)
@@ -166,7 +166,7 @@ import Testing
         ]
         let t = Timestamp(seconds: 1, nanos: 0)
         for _ in 0..<300 {
-            let fields = ["a": gen.value(), "b": gen.mapValue(depth: 0), "é": gen.value()]
+            let fields: FieldMap = ["a": gen.value(), "b": gen.mapValue(depth: 0), "é": gen.value()]
             let stored = Document(
                 path: ResourcePath(["c", "d"]), encodedFields: try EncodedFields(validating: FieldsCodec.encode(fields)),
                 createTime: t, updateTime: t)

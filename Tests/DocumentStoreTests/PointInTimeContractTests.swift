@@ -10,7 +10,7 @@ import Testing
 /// of T: documents deleted by T absent, created later absent").
 @Suite struct PointInTimeContractTests {
     /// A document whose update time is its commit time, as the engine writes them.
-    func version(_ p: String, _ fields: [String: Value], created: Int64, updated: Int64) -> Document {
+    func version(_ p: String, _ fields: FieldMap, created: Int64, updated: Int64) -> Document {
         Document(path: path(p), fields: fields, createTime: ts(created), updateTime: ts(updated))
     }
 

@@ -16,8 +16,8 @@ import Testing
 
         static let fields = [FieldPath(["a"]), FieldPath(["b"]), FieldPath(["m", "x"]), FieldPath(["arr"])]
 
-        mutating func randomFields() -> [String: Value] {
-            var f: [String: Value] = [:]
+        mutating func randomFields() -> FieldMap {
+            var f: FieldMap = [:]
             if gen.chance(0.85) { f["a"] = gen.chance(0.6) ? .integer(Int64.random(in: -4...4, using: &gen.rng)) : gen.value() }
             if gen.chance(0.7) { f["b"] = gen.value() }
             if gen.chance(0.4) { f["m"] = gen.chance(0.8) ? .map(["x": gen.value()]) : gen.value() }

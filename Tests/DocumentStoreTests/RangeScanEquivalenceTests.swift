@@ -18,8 +18,8 @@ import Testing
             gen.chance(0.7) ? .string(gen.pick(Self.strings) + (gen.chance(0.5) ? gen.pick(Self.strings) : "")) : gen.value()
         }
 
-        mutating func fields() -> [String: Value] {
-            var f: [String: Value] = [:]
+        mutating func fields() -> FieldMap {
+            var f: FieldMap = [:]
             if gen.chance(0.9) { f["g"] = fieldValue() }
             if gen.chance(0.8) { f["t"] = gen.chance(0.7) ? .timestamp(ts(Int64.random(in: 0...9, using: &gen.rng))) : gen.value() }
             if gen.chance(0.6) { f["v"] = gen.value() }

@@ -39,7 +39,7 @@ func ts(_ seconds: Int64, _ nanos: Int32 = 0) -> Timestamp { Timestamp(seconds: 
 
 func path(_ s: String) -> ResourcePath { ResourcePath(relative: s) }
 
-func doc(_ p: String, _ fields: [String: Value] = [:], time: Int64 = 1) -> Document {
+func doc(_ p: String, _ fields: FieldMap = [:], time: Int64 = 1) -> Document {
     Document(path: path(p), fields: fields, createTime: ts(time), updateTime: ts(time, 500))
 }
 
@@ -89,7 +89,7 @@ struct ValueGenerator {
 
     mutating func mapValue(depth: Int) -> Value {
         let n = Int.random(in: 0...3, using: &rng)
-        var m: [String: Value] = [:]
+        var m: FieldMap = [:]
         for _ in 0..<n { m[pick(["a", "b", "é", "a\u{0}", "", "😀", "x.y"])] = value(depth: depth + 1) }
         return .map(m)
     }
@@ -107,6 +107,6 @@ func bitIdentical(_ a: Value, _ b: Value) -> Bool {
     }
 }
 
-func bitIdentical(_ a: [String: Value], _ b: [String: Value]) -> Bool {
+func bitIdentical(_ a: FieldMap, _ b: FieldMap) -> Bool {
     a.count == b.count && a.allSatisfy { k, v in b[k].map { bitIdentical(v, $0) } ?? false }
 }

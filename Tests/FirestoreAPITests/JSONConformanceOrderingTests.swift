@@ -7,7 +7,7 @@ import Testing
 @Suite struct JSONConformanceOrderingTests {
     @Test func valueOrderMatchesTheEmulator() throws {
         let corpus = try Conformance.load("value_ordering.json")
-        var values: [String: Value] = [:]
+        var values: FieldMap = [:]
         var notes: [String: String] = [:]
         for entry in corpus["values"]?.arrayItems ?? [] where entry["writeError"] == nil {
             let id = entry["id"]?.stringItem ?? ""

@@ -161,7 +161,7 @@ func randomValue(_ rng: inout SplitMix64, depth: Int) -> Value {
     case 8: return .geoPoint(GeoPoint(latitude: Double(rng.next() % 180) - 90, longitude: Double(rng.next() % 3600) / 10 - 180))
     case 9: return .array((0..<(rng.next() % 4)).map { _ in randomValue(&rng, depth: depth + 1) })
     default:
-        var m: [String: Value] = [:]
+        var m: FieldMap = [:]
         for _ in 0..<(rng.next() % 4) { m["k\(rng.next() % 10)"] = randomValue(&rng, depth: depth + 1) }
         return .map(m)
     }

@@ -12,8 +12,8 @@ import Testing
     /// are outside the BMP.
     static let keys = ["b", "a", "ab", "Z", "é", "e\u{301}x", "\"q\"", "back\\slash", "\u{2028}", "tab\t", "😀", "", "a\u{0}"]
 
-    static func randomFields(_ rng: inout SplitMix64) -> [String: Value] {
-        var fields: [String: Value] = [:]
+    static func randomFields(_ rng: inout SplitMix64) -> FieldMap {
+        var fields: FieldMap = [:]
         for _ in 0..<(rng.next() % 8) {
             let key = keys[Int(rng.next() % UInt64(keys.count))]
             fields[key] = rng.next() % 4 == 0 ? .map(randomFields(&rng, depth: 1)) : randomValue(&rng, depth: 0)
@@ -21,8 +21,8 @@ import Testing
         return fields
     }
 
-    static func randomFields(_ rng: inout SplitMix64, depth: Int) -> [String: Value] {
-        var fields: [String: Value] = [:]
+    static func randomFields(_ rng: inout SplitMix64, depth: Int) -> FieldMap {
+        var fields: FieldMap = [:]
         for _ in 0..<(rng.next() % 5) {
             let key = keys[Int(rng.next() % UInt64(keys.count))]
             fields[key] = depth < 3 && rng.next() % 3 == 0 ? .map(randomFields(&rng, depth: depth + 1)) : randomValue(&rng, depth: depth)
@@ -30,13 +30,13 @@ import Testing
         return fields
     }
 
-    static func fromTree(_ fields: [String: Value]) -> [UInt8] {
+    static func fromTree(_ fields: FieldMap) -> [UInt8] {
         var out: [UInt8] = []
         RESTCodec.writeFields(fields, into: &out)
         return out
     }
 
-    static func fromBytes(_ fields: [String: Value]) throws -> [UInt8] {
+    static func fromBytes(_ fields: FieldMap) throws -> [UInt8] {
         let encoded = try EncodedFields(validating: FieldsCodec.encode(fields))
         #expect(encoded.isOrdered)
         var out: [UInt8] = []
@@ -66,7 +66,7 @@ import Testing
             .map([:]), .map(["z": .map([:]), "a": .array([])]),
         ]
         for (i, v) in values.enumerated() {
-            let fields = ["v": v, "k\(i)": .map(["inner": v])]
+            let fields: FieldMap = ["v": v, "k\(i)": .map(["inner": v])]
             #expect(try Self.fromBytes(fields) == Self.fromTree(fields), "\(v)")
         }
         #expect(try Self.fromBytes([:]) == Self.fromTree([:]))

@@ -21,7 +21,7 @@ func makeEngine(policy: any AccessPolicy = OpenAccessPolicy()) throws -> Firesto
 
 func path(_ s: String) -> ResourcePath { ResourcePath(relative: s) }
 
-func set(_ p: String, _ fields: [String: Value]) -> Write {
+func set(_ p: String, _ fields: FieldMap) -> Write {
     Write(operation: .update(path: path(p), fields: fields))
 }
 

@@ -15,7 +15,7 @@ import Testing
         let e = try FirestoreEngine(store: store, clock: TestClock().now)
         var writes: [Write] = []
         for i in 0..<300 {
-            var fields: [String: Value] = ["n": .integer(Int64((i * 7919) % 1000)), "b": .string(["x", "y", "z"][i % 3])]
+            var fields: FieldMap = ["n": .integer(Int64((i * 7919) % 1000)), "b": .string(["x", "y", "z"][i % 3])]
             if i % 11 != 0 { fields["a"] = .integer(Int64(i % 10)) }
             writes.append(set(String(format: "items/i%04d", i), fields))
             if i % 25 == 0 { writes.append(set(String(format: "items/i%04d/items/sub", i), fields)) }

@@ -29,7 +29,7 @@ import Testing
         for round in 0..<200 {
             var docs: [Document] = []
             for i in 0..<Int(rng.next() % 30) {
-                var fields: [String: Value] = [:]
+                var fields: FieldMap = [:]
                 if rng.next() % 5 != 0 { fields["a"] = pool[Int(rng.next() % UInt64(pool.count))] }
                 if rng.next() % 5 != 0 { fields["b"] = pool[Int(rng.next() % UInt64(pool.count))] }
                 let t = Timestamp(seconds: 1, nanos: 0)

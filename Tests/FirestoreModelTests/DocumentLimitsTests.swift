@@ -5,7 +5,7 @@ import Testing
 @Suite struct DocumentLimitsTests {
     let path = ResourcePath(["c", "d"])
 
-    func validate(_ fields: [String: Value]) throws(FirestoreError) { try DocumentLimits.validate(fields: fields, path: path) }
+    func validate(_ fields: FieldMap) throws(FirestoreError) { try DocumentLimits.validate(fields: fields, path: path) }
 
     @Test func acceptsOrdinaryDocuments() throws {
         try validate(["a": .map(["b": .array([.integer(1), .map(["c": .null])])]), "_x": .string(String(repeating: "x", count: 1000))])
@@ -20,13 +20,13 @@ import Testing
         ["g": .geoPoint(GeoPoint(latitude: 91, longitude: 0))], ["g": .geoPoint(GeoPoint(latitude: 0, longitude: -180.5))],
         ["g": .geoPoint(GeoPoint(latitude: .nan, longitude: 0))], ["t": .timestamp(Timestamp(seconds: Timestamp.maxSeconds + 1, nanos: 0))],
         [String(repeating: "k", count: 1501): .null], ["s": .string(String(repeating: "x", count: 1_048_488))],
-    ] as [[String: Value]])
-    func rejects(_ fields: [String: Value]) {
+    ] as [FieldMap])
+    func rejects(_ fields: FieldMap) {
         let e = #expect(throws: FirestoreError.self) { try validate(fields) }
         #expect(e?.code == .invalidArgument)
     }
 
-    func message(_ fields: [String: Value], path: ResourcePath = ResourcePath(["c", "d"]), database: DatabaseID? = nil) -> String? {
+    func message(_ fields: FieldMap, path: ResourcePath = ResourcePath(["c", "d"]), database: DatabaseID? = nil) -> String? {
         do throws(FirestoreError) {
             try DocumentLimits.validate(fields: fields, path: path, database: database)
             return nil
@@ -90,7 +90,7 @@ import Testing
         // name c/d = 20, each field: name 2 + string n + 1, overhead 32.
         let fill = 1_048_576 - 20 - 32 - 3 - 3 - 600_000
         try validate(["a": .string(String(repeating: "x", count: 600_000)), "b": .string(String(repeating: "x", count: fill))])
-        let over: [String: Value] = ["a": .string(String(repeating: "x", count: 600_000)), "b": .string(String(repeating: "x", count: fill + 1))]
+        let over: FieldMap = ["a": .string(String(repeating: "x", count: 600_000)), "b": .string(String(repeating: "x", count: fill + 1))]
         #expect(message(over, database: DatabaseID(project: "p"))
             == "Document 'projects/p/databases/(default)/documents/c/d' cannot be written because its size (1,048,577 bytes) exceeds the maximum allowed size of 1,048,576 bytes.")
         #expect(DocumentLimits.grouped(999) == "999")

@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func dictionaryPathHelpers() {
-        var fields: [String: Value] = ["a": .map(["b": .integer(1)]), "s": .string("x")]
+        var fields: FieldMap = ["a": .map(["b": .integer(1)]), "s": .string("x")]
         #expect(fields.value(at: FieldPath(["a", "b"])) == .integer(1))
         #expect(fields.value(at: FieldPath(["s", "b"])) == nil)
         #expect(fields.value(at: FieldPath(["zz"])) == nil)

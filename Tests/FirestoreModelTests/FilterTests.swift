@@ -5,7 +5,7 @@ import Testing
 @Suite struct FilterTests {
     let db = DatabaseID(project: "p")
 
-    func doc(_ id: String, _ fields: [String: Value]) -> Document {
+    func doc(_ id: String, _ fields: FieldMap) -> Document {
         Document(path: ResourcePath(["c", id]), fields: fields, createTime: Timestamp(seconds: 0, nanos: 0), updateTime: Timestamp(seconds: 0, nanos: 0))
     }
 

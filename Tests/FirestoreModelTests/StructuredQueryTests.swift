@@ -7,7 +7,7 @@ import Testing
     let a = FieldPath(["a"])
     let b = FieldPath(["b"])
 
-    func doc(_ path: String, _ fields: [String: Value]) -> Document {
+    func doc(_ path: String, _ fields: FieldMap) -> Document {
         Document(path: ResourcePath(relative: path), fields: fields, createTime: Timestamp(seconds: 0, nanos: 0), updateTime: Timestamp(seconds: 0, nanos: 0))
     }
 

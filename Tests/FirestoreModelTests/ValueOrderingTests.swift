@@ -135,7 +135,7 @@ func vector(_ xs: Double...) -> Value {
     }
 
     @Test func mapsByKeysThenValuesThenSize() {
-        let ascending: [[String: Value]] = [
+        let ascending: [FieldMap] = [
             [:], ["B": .integer(9)], ["a": .integer(1)], ["a": .integer(1), "b": .integer(1)], ["a": .integer(2)],
             ["a": .string("x")], ["a": .map(["b": .integer(1)])], ["b": .integer(0)], ["é": .integer(0)],
         ]

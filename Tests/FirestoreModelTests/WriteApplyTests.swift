@@ -8,12 +8,12 @@ import Testing
     let t0 = Timestamp(seconds: 10, nanos: 0)
     let t1 = Timestamp(seconds: 20, nanos: 123_456_000)
 
-    func doc(_ fields: [String: Value], updated: Timestamp? = nil) -> Document {
+    func doc(_ fields: FieldMap, updated: Timestamp? = nil) -> Document {
         Document(path: path, fields: fields, createTime: t0, updateTime: updated ?? t0)
     }
     func fp(_ s: String) -> FieldPath { FieldPath(s.split(separator: ".").map(String.init)) }
 
-    func update(_ fields: [String: Value], mask: [String]? = nil, transforms: [FieldTransform] = [], pre: Precondition = .none) -> Write {
+    func update(_ fields: FieldMap, mask: [String]? = nil, transforms: [FieldTransform] = [], pre: Precondition = .none) -> Write {
         Write(operation: .update(path: path, fields: fields), updateMask: mask.map { $0.map(fp) }, updateTransforms: transforms, currentDocument: pre)
     }
 
@@ -49,7 +49,7 @@ import Testing
     /// the emulator answers 0.0 (Tests/Conformance/skips.json, json_roundtrip).
     @Test func storedFormTruncatesSubMicrosecondsAndKeepsNegativeZero() throws {
         let ts = Timestamp(seconds: 5, nanos: 123_456_789)
-        let fields: [String: Value] = [
+        let fields: FieldMap = [
             "z": .double(-0.0), "t": .timestamp(ts), "a": .array([.double(-0.0), .map(["t": .timestamp(ts)])]),
             "g": .geoPoint(GeoPoint(latitude: -0.0, longitude: 1)),
         ]

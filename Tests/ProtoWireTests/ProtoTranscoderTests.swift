@@ -27,13 +27,13 @@ import Testing
         }
     }
 
-    static func fields(_ rng: inout SplitMix64, keys: [String], depth: Int) -> [String: Value] {
-        var m: [String: Value] = [:]
+    static func fields(_ rng: inout SplitMix64, keys: [String], depth: Int) -> FieldMap {
+        var m: FieldMap = [:]
         for _ in 0..<Int(rng.next() % 6) { m[keys[Int(rng.next() % UInt64(keys.count))]] = random(&rng, keys: keys, depth: depth) }
         return m
     }
 
-    static func documents(_ fields: [String: Value]) throws -> (decoded: Document, stored: Document) {
+    static func documents(_ fields: FieldMap) throws -> (decoded: Document, stored: Document) {
         let path = ResourcePath(["c", "d"])
         let t = Timestamp(seconds: 1_700_000_000, nanos: 123_000)
         return (

@@ -139,7 +139,7 @@ struct ValueCodecTests {
             case 8: return .geoPoint(GeoPoint(latitude: Double(rng.next() % 180) - 90, longitude: Double(rng.next() % 360) - 180))
             case 9: return .array((0..<Int(rng.next() % 4)).map { _ in random(depth + 1) })
             default:
-                var m: [String: Value] = [:]
+                var m: FieldMap = [:]
                 for _ in 0..<Int(rng.next() % 4) { m["k\(rng.next() % 50)"] = random(depth + 1) }
                 return .map(m)
             }

@@ -22,7 +22,7 @@ struct DecisionTests {
         }
         """
 
-    func doc(_ path: String, _ fields: [String: Value]) -> Document {
+    func doc(_ path: String, _ fields: FieldMap) -> Document {
         Document(path: ResourcePath(relative: path), fields: fields, createTime: testTime, updateTime: testTime)
     }
 
@@ -68,7 +68,7 @@ struct DecisionTests {
                   }
                 }
                 """, fileName: "firestore.rules")
-        func upsert(_ path: String, stored: [String: Value]?, _ fields: [String: Value], uid: String = "bob") -> RulesRequest {
+        func upsert(_ path: String, stored: FieldMap?, _ fields: FieldMap, uid: String = "bob") -> RulesRequest {
             RulesRequest(
                 database: testDatabase, method: stored == nil ? .create : .update, path: ResourcePath(relative: path),
                 auth: .user(uid: uid, token: [:]), time: testTime, resource: stored.map { doc(path, $0) },

@@ -80,7 +80,7 @@ struct HostileInputTests {
         #expect(RulesLimits().maxWork <= 1_000_000)
         // 500 `.*` over 5,000 characters: ~2.5 billion Pike VM steps without a budget.
         let rs = try Ruleset(source: wrapped("resource.data.s.matches(resource.data.p)"), fileName: "re")
-        let doc: [String: Value] = ["s": .string(String(repeating: "b", count: 5_000)), "p": .string(String(repeating: ".*", count: 500))]
+        let doc: FieldMap = ["s": .string(String(repeating: "b", count: 5_000)), "p": .string(String(repeating: ".*", count: 500))]
         let start = ContinuousClock.now
         let d = rs.decide(getRequest("a/b", resource: doc), access: NoDocumentAccess())
         #expect(!d.allowed)

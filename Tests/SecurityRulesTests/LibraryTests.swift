@@ -99,7 +99,7 @@ struct LibraryTests {
     }
 
     @Test func conversionsRoundTripDocumentValues() {
-        let doc: [String: Value] = [
+        let doc: FieldMap = [
             "n": .integer(1), "f": .double(1.5), "s": .string("x"), "t": .timestamp(testTime), "b": .bytes([1]),
             "g": .geoPoint(GeoPoint(latitude: 1, longitude: 2)), "r": .reference("projects/demo-project/databases/(default)/documents/a/b"),
             "l": .array([.null, .boolean(true)]), "m": .map(["k": .integer(2)]),

@@ -6,7 +6,7 @@ import Testing
 /// `resource.data` of a document read from storage (`RulesMap(storedFields:)`, converted a
 /// member at a time) decides exactly as the same document's decoded fields do.
 struct StoredResourceTests {
-    static let fields: [String: Value] = [
+    static let fields: FieldMap = [
         "n": .integer(5), "s": .string("x"), "m": .map(["a": .array([.integer(1), .integer(2)]), "é": .null]),
         "d": .double(2.5), "t": .timestamp(testTime),
     ]

@@ -47,7 +47,7 @@ let testDatabase = DatabaseID(project: "demo-project")
 let testTime = Timestamp(seconds: 1_714_564_800, nanos: 0)
 
 /// A get request for `path` by `uid` (nil = unauthenticated).
-func getRequest(_ path: String, uid: String? = "alice", resource: [String: Value]? = [:]) -> RulesRequest {
+func getRequest(_ path: String, uid: String? = "alice", resource: FieldMap? = [:]) -> RulesRequest {
     let p = ResourcePath(relative: path)
     return RulesRequest(
         database: testDatabase, method: .get, path: p, auth: uid.map { .user(uid: $0, token: [:]) } ?? .unauthenticated, time: testTime,
@@ -56,7 +56,7 @@ func getRequest(_ path: String, uid: String? = "alice", resource: [String: Value
 
 /// Document access over a dictionary.
 struct MapAccess: RulesDocumentAccess {
-    var docs: [String: [String: Value]]
+    var docs: [String: FieldMap]
     func get(_ path: ResourcePath) throws -> Document? {
         docs[path.relativeString].map { Document(path: path, fields: $0, createTime: testTime, updateTime: testTime) }
     }

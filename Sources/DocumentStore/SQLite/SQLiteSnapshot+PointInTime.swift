@@ -83,7 +83,7 @@ extension SQLiteSnapshot {
         return try versions(at: readTime, in: database, Self.scope(of: target), includeLatest: false) {
             (path, bytes) throws(FirestoreError) -> Bool in
             guard target.contains(path) else { return false }
-            var partial: [String: Value] = [:]
+            var partial: FieldMap = [:]
             for p in referenced {
                 if let v = try FieldsCodec.value(at: p, in: bytes) { partial.setValue(v, at: p) }
             }

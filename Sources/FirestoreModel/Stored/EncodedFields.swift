@@ -13,7 +13,7 @@ public final class EncodedFields: Sendable {
     /// True when map entries are in UTF-8 key order (`FieldsCodec.version`): the order the
     /// transcoders must write, so they may stream the bytes.
     public let isOrdered: Bool
-    private let decoded: Mutex<[String: Value]?>
+    private let decoded: Mutex<FieldMap?>
 
     /// Wraps bytes read from storage after checking them.
     /// - Throws: `.internalError` for an unknown version or tag, a truncated or over-long
@@ -34,14 +34,14 @@ public final class EncodedFields: Sendable {
     }
 
     /// Encodes `fields` (kept as the decoded form).
-    public init(_ fields: [String: Value]) {
+    public init(_ fields: FieldMap) {
         bytes = FieldsCodec.encode(fields)
         isOrdered = true
         decoded = Mutex(fields)
     }
 
     /// The decoded fields (decoded on the first call, then kept).
-    public var fields: [String: Value] {
+    public var fields: FieldMap {
         if let fields = decoded.withLock({ $0 }) { return fields }
         // Validated in `init(validating:)`; the fallback is unreachable.
         let fields = (try? FieldsCodec.decode(bytes)) ?? [:]

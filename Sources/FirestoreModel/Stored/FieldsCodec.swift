@@ -59,7 +59,7 @@ public enum FieldsCodec {
     public static let maxDepth = 64
 
     /// Encodes a document's top-level fields. - Complexity: O(size of the fields).
-    public static func encode(_ fields: [String: Value]) -> [UInt8] {
+    public static func encode(_ fields: FieldMap) -> [UInt8] {
         var out: [UInt8] = [version]
         out.reserveCapacity(64)
         appendEntries(fields, to: &out)
@@ -68,7 +68,7 @@ public enum FieldsCodec {
 
     /// Decodes bytes made by `encode(_:)`.
     /// - Throws: `.internalError` for an unknown version, tag or a truncated buffer.
-    public static func decode(_ bytes: UnsafeRawBufferPointer) throws(FirestoreError) -> [String: Value] {
+    public static func decode(_ bytes: UnsafeRawBufferPointer) throws(FirestoreError) -> FieldMap {
         var reader = FieldsReader(bytes)
         try reader.version()
         let fields = try reader.entries(depth: 0)
@@ -78,13 +78,13 @@ public enum FieldsCodec {
 
     /// Decodes an array of bytes made by `encode(_:)`.
     /// - Throws: as `decode(_: UnsafeRawBufferPointer)`.
-    public static func decode(_ bytes: [UInt8]) throws(FirestoreError) -> [String: Value] {
+    public static func decode(_ bytes: [UInt8]) throws(FirestoreError) -> FieldMap {
         let result = bytes.withUnsafeBytes { buffer in Result { () throws(FirestoreError) in try decode(buffer) } }
         return try result.get()
     }
 
     /// Appends the count and the entries of `fields` in UTF-8 byte order of their keys.
-    private static func appendEntries(_ fields: [String: Value], to out: inout [UInt8]) {
+    private static func appendEntries(_ fields: FieldMap, to out: inout [UInt8]) {
         appendVarint(UInt64(fields.count), to: &out)
         let entries = fields.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
         for (key, value) in entries {
@@ -246,10 +246,10 @@ public struct FieldsReader {
 
     /// Consumes a count and that many (key, value) entries.
     /// - Throws: `.internalError` on corrupt bytes or nesting deeper than `maxDepth`.
-    public mutating func entries(depth: Int) throws(FirestoreError) -> [String: Value] {
+    public mutating func entries(depth: Int) throws(FirestoreError) -> FieldMap {
         guard depth <= FieldsCodec.maxDepth else { throw .internalError("Stored value is nested too deeply.") }
         let count = try length()  // each entry takes at least 2 bytes, so this bounds memory
-        var out = [String: Value](minimumCapacity: count)
+        var out = FieldMap(minimumCapacity: count)
         for _ in 0..<count {
             let key = try string()
             out[key] = try value(depth: depth + 1)

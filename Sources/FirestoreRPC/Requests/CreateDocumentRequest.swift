@@ -12,14 +12,14 @@ public struct CreateDocumentRequest: Sendable, Hashable {
     /// The new document's id; "" = generate one.
     public var documentID: String
     /// The new document's fields.
-    public var fields: [String: Value]
+    public var fields: FieldMap
     /// Fields to return; nil = all.
     public var mask: [FieldPath]?
 
     /// Creates a request.
     public init(
         database: DatabaseID, parent: ResourcePath, collectionID: String, documentID: String = "",
-        fields: [String: Value] = [:], mask: [FieldPath]? = nil
+        fields: FieldMap = [:], mask: [FieldPath]? = nil
     ) {
         self.database = database
         self.parent = parent

@@ -8,7 +8,7 @@ public struct UpdateDocumentRequest: Sendable, Hashable {
     /// The document's path.
     public var path: ResourcePath
     /// The fields sent.
-    public var fields: [String: Value]
+    public var fields: FieldMap
     /// `update_mask`: nil = replace the whole document, else the paths to change.
     public var updateMask: [FieldPath]?
     /// `mask`: fields to return; nil = all.
@@ -23,7 +23,7 @@ public struct UpdateDocumentRequest: Sendable, Hashable {
 
     /// Creates a request.
     public init(
-        database: DatabaseID, path: ResourcePath, fields: [String: Value], updateMask: [FieldPath]? = nil,
+        database: DatabaseID, path: ResourcePath, fields: FieldMap, updateMask: [FieldPath]? = nil,
         mask: [FieldPath]? = nil, currentDocument: Precondition = .none
     ) {
         self.database = database

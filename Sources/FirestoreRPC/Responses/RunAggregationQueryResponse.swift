@@ -4,7 +4,7 @@ import FirestoreModel
 /// Source: googleapis `google/firestore/v1/firestore.proto`.
 public struct RunAggregationQueryResponse: Sendable, Hashable {
     /// One value per alias.
-    public var aggregateFields: [String: Value]
+    public var aggregateFields: FieldMap
     /// The transaction begun by `new_transaction`; nil or empty = not written.
     public var transaction: [UInt8]?
     /// The read time.
@@ -13,7 +13,7 @@ public struct RunAggregationQueryResponse: Sendable, Hashable {
     public var explainMetrics: ExplainMetrics?
 
     /// Creates a response.
-    public init(aggregateFields: [String: Value], transaction: [UInt8]? = nil, readTime: Timestamp?, explainMetrics: ExplainMetrics? = nil) {
+    public init(aggregateFields: FieldMap, transaction: [UInt8]? = nil, readTime: Timestamp?, explainMetrics: ExplainMetrics? = nil) {
         self.aggregateFields = aggregateFields
         self.transaction = transaction
         self.readTime = readTime

@@ -21,7 +21,7 @@ public struct DocumentSnapshot: Sendable {
     /// The document id.
     public var documentID: String { reference.documentID }
     /// The fields, nil when missing.
-    public var data: [String: Value]? { document?.fields }
+    public var data: FieldMap? { document?.fields }
     /// The creation time, nil when missing.
     public var createTime: Timestamp? { document?.createTime }
     /// The last update time, nil when missing.

@@ -9,10 +9,10 @@ enum WriteEncoding {
     /// - Throws: `.invalidArgument` for `.delete` without `merge`.
     static func set(_ data: [String: FieldValue], at path: ResourcePath, merge: Bool) throws(FirestoreError) -> Write {
         if !merge, let plain = plainFields(data) { return Write(operation: .update(path: path, fields: plain)) }
-        var fields: [String: Value] = [:]
+        var fields: FieldMap = [:]
         var mask: [FieldPath] = []
         var transforms: [FieldTransform] = []
-        try flatten(data, prefix: [], merge: merge, fields: &fields, mask: &mask, transforms: &transforms)
+        try flatten(entries(data), prefix: [], merge: merge, fields: &fields, mask: &mask, transforms: &transforms)
         return Write(
             operation: .update(path: path, fields: fields), updateMask: merge ? mask : nil,
             updateTransforms: transforms)
@@ -38,7 +38,7 @@ enum WriteEncoding {
         for (a, b) in zip(paths, paths.dropFirst()) where a.isPrefix(of: b) {
             throw .invalidArgument("Field \(a.canonical) and its descendant \(b.canonical) are both updated.")
         }
-        var fields: [String: Value] = [:]
+        var fields: FieldMap = [:]
         var mask: [FieldPath] = []
         var transforms: [FieldTransform] = []
         for p in paths {
@@ -50,10 +50,10 @@ enum WriteEncoding {
                 fields.setValue(plain, at: p)
                 mask.append(p)
             case .map(let m):
-                var nested: [String: Value] = [:]
+                var nested: FieldMap = [:]
                 var ignoredMask: [FieldPath] = []
                 try flatten(
-                    m, prefix: p.segments, merge: false, fields: &nested, mask: &ignoredMask, transforms: &transforms)
+                    entries(m), prefix: p.segments, merge: false, fields: &nested, mask: &ignoredMask, transforms: &transforms)
                 fields.setValue(nested.value(at: p) ?? .map([:]), at: p)
                 mask.append(p)
             default:
@@ -68,8 +68,8 @@ enum WriteEncoding {
     /// The fields of `data` when every member is a plain value (no sentinel, no sentinel
     /// map): what `flatten` would build for a replacing `set`, without walking paths (a
     /// fan-out encodes thousands of such documents).
-    private static func plainFields(_ data: [String: FieldValue]) -> [String: Value]? {
-        var fields = [String: Value](minimumCapacity: data.count)
+    private static func plainFields(_ data: [String: FieldValue]) -> FieldMap? {
+        var fields = FieldMap(minimumCapacity: data.count)
         for (key, v) in data {
             guard case .value(let plain) = v else { return nil }
             fields[key] = plain
@@ -77,29 +77,34 @@ enum WriteEncoding {
         return fields
     }
 
-    /// Walks `data` under `prefix`, filling plain fields, the merge mask and transforms.
+    /// `data`'s members in UTF-8 order of their names (a `[String: …]` holds no two names
+    /// that differ only in Unicode normalization).
+    private static func entries(_ data: [String: FieldValue]) -> [(key: String, value: FieldValue)] {
+        data.sorted { utf8Less($0.key, $1.key) }
+    }
+
+    /// Walks `data` (members in UTF-8 order) under `prefix`, filling plain fields, the merge mask and transforms.
     private static func flatten(
-        _ data: [String: FieldValue], prefix: [String], merge: Bool, fields: inout [String: Value],
+        _ data: [(key: String, value: FieldValue)], prefix: [String], merge: Bool, fields: inout FieldMap,
         mask: inout [FieldPath], transforms: inout [FieldTransform]
     ) throws(FirestoreError) {
         if !prefix.isEmpty && fields.value(at: FieldPath(prefix)) == nil {
             fields.setValue(.map([:]), at: FieldPath(prefix))
         }
         if data.isEmpty && !prefix.isEmpty { mask.append(FieldPath(prefix)) }
-        for key in data.keys.sorted() {
-            guard let v = data[key] else { continue }
+        for (key, v) in data {
             let path = FieldPath(prefix + [key])
             switch v {
             case .value(.map(let m)) where merge && !m.isEmpty:
                 try flatten(
-                    m.mapValues(FieldValue.value), prefix: path.segments, merge: merge, fields: &fields, mask: &mask,
+                    m.sortedByName().map { (key: $0.key, value: FieldValue.value($0.value)) }, prefix: path.segments, merge: merge, fields: &fields, mask: &mask,
                     transforms: &transforms)
             case .value(let plain):
                 fields.setValue(plain, at: path)
                 mask.append(path)
             case .map(let m):
                 try flatten(
-                    m, prefix: path.segments, merge: merge, fields: &fields, mask: &mask, transforms: &transforms)
+                    entries(m), prefix: path.segments, merge: merge, fields: &fields, mask: &mask, transforms: &transforms)
             case .delete:
                 guard merge else {
                     throw .invalidArgument(

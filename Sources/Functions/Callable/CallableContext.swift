@@ -8,10 +8,10 @@ public struct CallableAuth: Sendable, Hashable {
     /// The user id: the token's `sub` claim (else `user_id`).
     public var uid: String
     /// Every claim of the token (`name`, `picture`, `email`, `firebase`, custom claims, …).
-    public var token: [String: Value]
+    public var token: FieldMap
 
     /// Creates an identity.
-    public init(uid: String, token: [String: Value]) {
+    public init(uid: String, token: FieldMap) {
         self.uid = uid
         self.token = token
     }

@@ -11,7 +11,7 @@ extension FirestoreProto {
         /// Byte offset of the name, for errors about it.
         var nameOffset: Int
         /// The fields.
-        var fields: [String: Value]
+        var fields: FieldMap
     }
 
     /// Decodes a Document sent by a client.

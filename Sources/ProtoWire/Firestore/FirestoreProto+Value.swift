@@ -60,9 +60,9 @@ extension FirestoreProto {
     }
 
     /// Decodes a MapValue (1 fields map<string, Value>).
-    static func decodeMapValue(_ reader: ProtoReader) throws(ProtoWireError) -> [String: Value] {
+    static func decodeMapValue(_ reader: ProtoReader) throws(ProtoWireError) -> FieldMap {
         var r = reader
-        var fields: [String: Value] = [:]
+        var fields: FieldMap = [:]
         while let tag = try r.readTag() {
             switch (tag.fieldNumber, tag.wireType) {
             case (1, .len): try decodeFieldsEntry(r.readSubmessage(), into: &fields)
@@ -74,7 +74,7 @@ extension FirestoreProto {
 
     /// Decodes one `map<string, Value>` entry (1 key, 2 value) into `fields`; last wins.
     /// A missing key is ""; a missing value is a Value with no arm (an error).
-    static func decodeFieldsEntry(_ reader: ProtoReader, into fields: inout [String: Value]) throws(ProtoWireError) {
+    static func decodeFieldsEntry(_ reader: ProtoReader, into fields: inout FieldMap) throws(ProtoWireError) {
         var r = reader
         let start = r.offset
         var key = ""
@@ -119,7 +119,7 @@ extension FirestoreProto {
     /// order for NFC keys — what protobuf's deterministic serialization emits — and about
     /// five times faster than a byte-wise comparator on large documents (measured: 3,200
     /// keys in 1.2 ms vs 6.2 ms). Order is only for reproducible output; readers accept any.
-    static func encodeFields(_ fields: [String: Value], field: Int, into w: inout ProtoWriter) {
+    static func encodeFields(_ fields: FieldMap, field: Int, into w: inout ProtoWriter) {
         let entries = fields.count > 1 ? fields.sorted { $0.key < $1.key } : Array(fields)
         for (key, v) in entries {
             w.writeMessageField(field) { entry in

@@ -99,7 +99,7 @@ public final class Ruleset: Sendable {
 
     /// `request` as a map (docs/reference/security-rules.md §5.1) plus nothing else; callers add `resource`.
     func requestGlobals(_ request: RulesRequest, path: RulesPath) -> [String: RulesValue] {
-        var r: [String: RulesValue] = [
+        var r: ExactNameDictionary<RulesValue> = [
             "method": .string(request.method.rawValue),
             "path": .path(path),
             "time": .timestamp(request.time),
@@ -119,7 +119,7 @@ public final class Ruleset: Sendable {
             break
         }
         if request.method == .list, let q = request.query {
-            var orderBy: [String: RulesValue] = [:]
+            var orderBy: ExactNameDictionary<RulesValue> = [:]
             for o in q.orderBy { orderBy[o.field.canonical] = .string(o.direction == .ascending ? "ASC" : "DESC") }
             r["query"] = .map(
                 RulesMap([

@@ -92,7 +92,7 @@ extension Evaluation {
             }
             values.append((k, v))
         }
-        var m: [String: RulesValue] = [:]
+        var m: ExactNameDictionary<RulesValue> = [:]
         for (k, v) in values.reversed() { m[k] = v }
         return .map(RulesMap(m))
     }

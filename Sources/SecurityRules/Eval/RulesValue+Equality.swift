@@ -50,7 +50,7 @@ extension RulesValue {
                 guard let k = RulesValueKey(e, .setMember), keys.contains(k) else { return false }
             }
             return true
-        case (.path(let x), .path(let y)): return x.segments == y.segments
+        case (.path(let x), .path(let y)): return bytesEqual(x.segments, y.segments)
         case (.timestamp(let x), .timestamp(let y)): return x == y
         case (.duration(let x), .duration(let y)): return x == y
         case (.latlng(let x), .latlng(let y)): return x.latitude == y.latitude && x.longitude == y.longitude
@@ -102,11 +102,11 @@ struct RulesValueKey: Hashable {
         /// A list.
         case list([Node])
         /// A map.
-        case map([String: Node])
+        case map([ExactName: Node])
         /// A set.
         case set(Set<Node>)
         /// A path's segments.
-        case path([String])
+        case path([ExactName])
         /// Seconds and nanos.
         case timestamp(Int64, Int32)
         /// Seconds and nanos.
@@ -155,10 +155,10 @@ struct RulesValueKey: Hashable {
             }
             return .list(out)
         case .map(let m):
-            var out: [String: Node] = [:]
+            var out: [ExactName: Node] = [:]
             for (k, e) in m.entries {
                 guard let n = node(e, comparison) else { return nil }
-                out[k] = n
+                out[ExactName(k)] = n
             }
             return .map(out)
         case .set(let s):
@@ -169,7 +169,7 @@ struct RulesValueKey: Hashable {
                 out.insert(n)
             }
             return .set(out)
-        case .path(let p): return .path(p.segments)
+        case .path(let p): return .path(p.segments.map { ExactName($0) })
         case .timestamp(let t): return .timestamp(t.seconds, t.nanos)
         case .duration(let d): return .duration(d.seconds, d.nanos)
         case .latlng(let g):

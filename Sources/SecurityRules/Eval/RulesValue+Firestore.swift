@@ -48,7 +48,7 @@ extension RulesValue {
             }
             return .array(out)
         case .map(let m):
-            var out: [String: Value] = [:]
+            var out: FieldMap = [:]
             for (k, e) in m.entries {
                 guard let v = e.firestoreValue(project: project) else { return nil }
                 out[k] = v

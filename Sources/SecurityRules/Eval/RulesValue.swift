@@ -89,7 +89,7 @@ public enum RulesType: String, Sendable, Hashable, CaseIterable {
 /// evaluation, which holds only the fields the query filters on (docs/reference/security-rules.md §7 item 3).
 public struct RulesMap: Sendable {
     /// The entries (for a stored document's data: converted on first use, then kept).
-    public var entries: [String: RulesValue] {
+    public var entries: ExactNameDictionary<RulesValue> {
         get {
             if let document { return document.entries }
             return eagerEntries
@@ -106,7 +106,7 @@ public struct RulesMap: Sendable {
             yield &eagerEntries
         }
     }
-    private var eagerEntries: [String: RulesValue]
+    private var eagerEntries: ExactNameDictionary<RulesValue>
     /// A stored document's fields, read one member at a time until something needs them all
     /// (`resource.data.owner` converts one value; `keys()` or `==` convert the map).
     private var document: StoredData?
@@ -117,7 +117,7 @@ public struct RulesMap: Sendable {
     public var isPartial: Bool
 
     /// Creates a map.
-    public init(_ entries: [String: RulesValue], isPartial: Bool = false) {
+    public init(_ entries: ExactNameDictionary<RulesValue>, isPartial: Bool = false) {
         self.eagerEntries = entries
         self.document = nil
         self.isPartial = isPartial
@@ -142,18 +142,18 @@ public struct RulesMap: Sendable {
     var isConvertedDocument: Bool { document != nil }
 
     /// Keys in UTF-8 order (the order `keys()` reports; docs/reference/security-rules.md §4.6 leaves it open).
-    public var sortedKeys: [String] { entries.keys.sorted(by: utf8Less) }
+    public var sortedKeys: [String] { entries.sortedKeys() }
 }
 
 /// A stored document's fields behind a `RulesMap`: single members converted on demand, the
 /// whole map converted once when asked.
 final class StoredData: Sendable {
     let fields: EncodedFields
-    private let converted = Mutex<[String: RulesValue]?>(nil)
+    private let converted = Mutex<ExactNameDictionary<RulesValue>?>(nil)
 
     init(_ fields: EncodedFields) { self.fields = fields }
 
-    var entries: [String: RulesValue] {
+    var entries: ExactNameDictionary<RulesValue> {
         if let done = converted.withLock({ $0 }) { return done }
         let all = fields.fields.mapValues(RulesValue.init)
         converted.withLock { $0 = all }
@@ -221,8 +221,8 @@ public struct RulesPath: Sendable, Hashable, CustomStringConvertible {
     /// True when a `{name}` placeholder is left.
     var hasPlaceholder: Bool { segments.contains { $0.hasPrefix("{") && $0.hasSuffix("}") } }
 
-    public static func == (lhs: RulesPath, rhs: RulesPath) -> Bool { lhs.segments == rhs.segments }
-    public func hash(into hasher: inout Hasher) { hasher.combine(segments) }
+    public static func == (lhs: RulesPath, rhs: RulesPath) -> Bool { bytesEqual(lhs.segments, rhs.segments) }
+    public func hash(into hasher: inout Hasher) { for s in segments { hasher.combine(ExactName(s)) } }
 }
 
 /// A signed span of time with nanosecond precision (docs/reference/security-rules.md §4.11).

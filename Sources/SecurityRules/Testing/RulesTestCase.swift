@@ -62,7 +62,7 @@ struct SuiteDecoder {
             if members.count == 1, let (tag, arg) = members.first, tag.hasPrefix("$") {
                 return try special(tag, arg, requestTime: requestTime)
             }
-            var out: [String: Value] = [:]
+            var out: FieldMap = [:]
             for (k, v) in members { out[k] = try value(v, requestTime: requestTime) }
             return .map(out)
         }
@@ -116,7 +116,7 @@ struct SuiteDecoder {
 
     /// A document body, nil for absent or null.
     /// - Throws: `SuiteError` when it is not an object.
-    func fields(_ j: TestJSON?, requestTime: Timestamp, what: String) throws(SuiteError) -> [String: Value]? {
+    func fields(_ j: TestJSON?, requestTime: Timestamp, what: String) throws(SuiteError) -> FieldMap? {
         guard let j else { return nil }
         if case .null = j { return nil }
         guard case .map(let m) = try value(j, requestTime: requestTime) else { throw SuiteError(message: "\(what) must be an object") }

@@ -115,7 +115,7 @@ struct SuiteLoader {
         var after = before
         var requestResource: Document?
         if method == .create || method == .update {
-            var fields: [String: Value]
+            var fields: FieldMap
             if let merge = try decoder.fields(c["merge"], requestTime: time, what: "merge") {
                 fields = before[path]?.fields ?? [:]
                 for (k, v) in merge { fields[k] = v }

@@ -10,10 +10,10 @@ extension RESTCodec {
         /// or empty (CreateDocument bodies).
         public var path: ResourcePath?
         /// The fields (`{}` when absent).
-        public var fields: [String: Value]
+        public var fields: FieldMap
 
         /// Creates a body.
-        public init(path: ResourcePath?, fields: [String: Value]) {
+        public init(path: ResourcePath?, fields: FieldMap) {
             self.path = path
             self.fields = fields
         }

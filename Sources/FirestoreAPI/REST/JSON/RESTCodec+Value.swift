@@ -76,13 +76,13 @@ extension RESTCodec {
     /// A `map<string, Value>` object (`Document.fields`, `MapValue.fields`): keys are raw field
     /// names, never folded or unquoted.
     /// - Throws: `.invalidArgument` for a non-object, a repeated key or a bad value.
-    public static func decodeFields(_ json: JSONValue?, at path: String) throws(FirestoreError) -> [String: Value] {
+    public static func decodeFields(_ json: JSONValue?, at path: String) throws(FirestoreError) -> FieldMap {
         guard let json else { return [:] }
         if case .null = json { return [:] }
         guard case .object(let members) = json else {
             throw invalid(path, "expected a JSON object of fields, got \(json.typeName).")
         }
-        var out: [String: Value] = [:]
+        var out: FieldMap = [:]
         out.reserveCapacity(members.count)
         for m in members {
             let at = path + "[\"" + m.key + "\"]"
@@ -153,7 +153,7 @@ extension RESTCodec {
     }
 
     /// A `map<string, Value>` as a JSON object with keys in UTF-8 order, as JSON text.
-    public static func encodeFields(_ fields: [String: Value]) -> JSONValue {
+    public static func encodeFields(_ fields: FieldMap) -> JSONValue {
         var out: [UInt8] = []
         writeFields(fields, into: &out)
         return .fragment(out)
@@ -230,7 +230,7 @@ extension RESTCodec {
     }
 
     /// Appends a `map<string, Value>` as a JSON object, keys in UTF-8 order.
-    public static func writeFields(_ fields: [String: Value], into out: inout [UInt8]) {
+    public static func writeFields(_ fields: FieldMap, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
         var first = true
         forEachInUTF8Order(fields) { entry in
@@ -247,20 +247,20 @@ extension RESTCodec {
     /// `writeFields` writes). The keys' bytes are copied once into one buffer and their
     /// positions sorted with `memcmp`, not the entries: no value is copied or retained, and
     /// no `String` comparison runs (every map of every document answered is sorted here).
-    static func forEachInUTF8Order(_ fields: [String: Value], _ body: ((key: String, value: Value)) -> Void) {
+    static func forEachInUTF8Order(_ fields: FieldMap, _ body: ((key: String, value: Value)) -> Void) {
         if fields.count <= 1 {
             fields.forEach(body)
             return
         }
         var keyBytes = 0
         for key in fields.keys { keyBytes += key.utf8.count }
-        var positions: [(start: Int, count: Int, index: Dictionary<String, Value>.Index)] = []
+        var positions: [(start: Int, count: Int, index: Dictionary<ExactName, Value>.Index)] = []
         positions.reserveCapacity(fields.count)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(keyBytes, 1)) { bytes in
             var offset = 0
-            var index = fields.startIndex
-            while index != fields.endIndex {
-                var key = fields[index].key
+            var index = fields.storage.startIndex
+            while index != fields.storage.endIndex {
+                var key = fields.storage[index].key.string
                 let count = key.withUTF8 { utf8 -> Int in
                     if let base = utf8.baseAddress, utf8.count > 0 {
                         (bytes.baseAddress! + offset).initialize(from: base, count: utf8.count)
@@ -269,7 +269,7 @@ extension RESTCodec {
                 }
                 positions.append((offset, count, index))
                 offset += count
-                fields.formIndex(after: &index)
+                fields.storage.formIndex(after: &index)
             }
             let base = bytes.baseAddress!
             positions.sort { a, b in
@@ -278,6 +278,9 @@ extension RESTCodec {
                 return c != 0 ? c < 0 : a.count < b.count
             }
         }
-        for position in positions { body(fields[position.index]) }
+        for position in positions {
+            let entry = fields.storage[position.index]
+            body((key: entry.key.string, value: entry.value))
+        }
     }
 }
