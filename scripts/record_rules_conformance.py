@@ -24,7 +24,8 @@ Writes `cases.json` (beside this corpus's `skips.json`) and one `<group>.rules` 
                "cases": [{"id", "area", "title", "auth", "resetBefore", "seed"?,
                           "steps": [{"method", "path", "body"?}],
                           "expect": [{"status", "errorStatus"?, "message"?, "resultCount"?}]}]}],
-   "compile": [{"id", "title", "rules", "expect": {"status", "errorStatus"?, "message"?}}]}
+   "compile": [{"id", "title", "rules", "compare"?: "position" | "message",
+                "expect": {"status", "errorStatus"?, "message"?, "issues"?}}]}
 
 `path` is relative to `/v1/projects/{p}/databases/(default)/documents` (so `/x/a`, `:commit`,
 `/users/alice:runQuery`, `/x/a?updateMask.fieldPaths=f`). Messages are kept verbatim except
@@ -217,7 +218,7 @@ def Q(coll, where=None, order=None, limit=None, all_descendants=False, **extra):
 # --------------------------------------------------------------------------- corpus building
 
 GROUPS = []      # filled by the group definitions below
-COMPILE = []     # (id, title, rules)
+COMPILE = []     # (id, title, rules, compare)
 
 
 class Group:
@@ -1410,8 +1411,11 @@ for cid, title, step in [
 
 # --------------------------------------------------------------------------- compile-time cases
 
-def compile_case(cid, title, body, raw=False):
-    COMPILE.append((cid, title, body if raw else wrap_v2(body)))
+def compile_case(cid, title, body, raw=False, compare=None):
+    """One ruleset for PUT …:securityRules. `compare` says what the replay holds Hearth to when
+    both refuse the rules: None the verdict only, "position" also the line and column of the
+    first error, "message" also its text."""
+    COMPILE.append((cid, title, body if raw else wrap_v2(body), compare))
 
 
 compile_case("c01", "condition without if", "    match /a/{b} {\n      allow read: true;\n    }\n")
@@ -1455,6 +1459,110 @@ compile_case("c36", "a float literal followed by a name", "    match /a/{b} {\n 
 compile_case("c37", "float literal forms 1. and .5", "    match /a/{b} {\n      allow read: if 1. == 1.0 && .5 == 0.5;\n    }\n")
 compile_case("c18", "double-quoted rules_version", "rules_version = \"2\";\nservice cloud.firestore {\n  match /databases/{database}/documents {\n"
              "    match /a/{b} {\n      allow read: if true;\n    }\n  }\n}\n", raw=True)
+
+
+# --------------------------------------------------------------------------- grammar cases
+# One construct per case, accepted and refused forms of the file grammar: optional and
+# required semicolons, trailing commas, the type names after `is`, empty bodies.
+
+def _m(body):
+    """`body` (indented 6) as the only content of `match /a/{b}`."""
+    return "    match /a/{b} {\n" + body + "    }\n"
+
+
+def _v2(body):
+    """A whole v2 file around `body` without the boilerplate's `;` choices made for it."""
+    return "service cloud.firestore {\n  match /databases/{database}/documents {\n" + body + "  }\n}\n"
+
+
+_ALLOW = _m("      allow read: if true;\n")
+_F = "    function f(a, b) { return a == b; }\n"
+
+for cid, title, body, compare in [
+    # `;` after statements
+    ("g01", "allow without ';' before the next allow", _m("      allow read: if true\n      allow write: if false;\n"), None),
+    ("g02", "allow without ';' before a match", _m("      allow read: if true\n      match /c/{d} { allow read; }\n"), None),
+    ("g03", "allow without ';' before a function", _m("      allow read: if f()\n      function f() { return true; }\n"), None),
+    ("g04", "allow without condition or ';' before the next allow", _m("      allow read\n      allow write: if false;\n"), None),
+    ("g05", "two allow statements on one line without ';'", _m("      allow read: if true allow write: if false;\n"), None),
+    ("g06", "allow without ';' right before '}' on its line", "    match /a/{b} { allow read: if true }\n", None),
+    ("g07", "doubled ';' after allow", _m("      allow read: if true;;\n"), "position"),
+    ("g08", "let without ';' before return on the next line",
+     "    function f() { let x = 1\n      return x == 1; }\n" + _m("      allow read: if f();\n"), "message"),
+    ("g09", "let without ';' before return on its line",
+     "    function f() { let x = 1 return x == 1; }\n" + _m("      allow read: if f();\n"), "message"),
+    ("g10", "let without ';' before '}'", "    function f() { let x = 1 }\n" + _m("      allow read: if f();\n"), "position"),
+    ("g11", "return without ';'", "    function f() { return true }\n" + _m("      allow read: if f();\n"), None),
+    ("g12", "functions and allows without any ';'",
+     "    function f() { return true }\n    function g() { return f() }\n" + _m("      allow read: if g()\n      allow write: if g()\n"), None),
+    ("g13", "doubled ';' after return", "    function f() { return true;; }\n" + _m("      allow read: if f();\n"), "position"),
+    ("g14", "doubled ';' after let", "    function f() { let x = 1;; return x == 1; }\n" + _m("      allow read: if f();\n"), "position"),
+    ("g15", "two let bindings", "    function f() { let x = 1; let y = x + 1; return y == 2; }\n" + _m("      allow read: if f();\n"), None),
+    ("g16", "a statement after return", "    function f() { return true; let x = 1; }\n" + _m("      allow read: if f();\n"), "position"),
+    ("g17", "';' after a match block", _m("      allow read: if true;\n")[:-1] + ";\n", "position"),
+    ("g18", "';' after a function", "    function f() { return true; };\n" + _m("      allow read: if f();\n"), "position"),
+    ("g19", "';' after the documents match", None, "position"),
+    # rules_version
+    ("g20", "rules_version without ';'", "rules_version = '2'\n" + _v2(_ALLOW), None),
+    ("g21", "rules_version without ';' before service on its line", "rules_version = '2' " + _v2(_ALLOW), None),
+    ("g22", "doubled ';' after rules_version", "rules_version = '2';;\n" + _v2(_ALLOW), "position"),
+    ("g23", "rules_version and nothing else", "rules_version = '2';\n", "position"),
+    # trailing commas
+    ("g24", "trailing comma in call arguments, ')' on the next line", _F + _m("      allow read: if f(1, 1,\n      );\n"), None),
+    ("g25", "trailing comma in method arguments", _m("      allow read: if 'a'.matches('a',);\n"), None),
+    ("g26", "trailing comma in a built-in call", _m("      allow read: if exists(/databases/$(database)/documents/a/b,);\n"), None),
+    ("g27", "trailing commas in nested list literals", _m("      allow read: if [[1,],].size() == 1;\n"), None),
+    ("g28", "trailing comma in a map literal", _m("      allow read: if {'a': 1,}.size() == 1;\n"), None),
+    ("g29", "trailing comma in a parameter list", "    function f(a, b,) { return a == b; }\n" + _m("      allow read: if f(1, 1);\n"), "position"),
+    ("g30", "a lone comma as the parameter list", "    function f(,) { return true; }\n" + _m("      allow read: if f();\n"), "position"),
+    ("g31", "a lone comma as the arguments", "    function f() { return true; }\n" + _m("      allow read: if f(,);\n"), "position"),
+    ("g32", "a doubled trailing comma in the arguments", "    function f(a) { return true; }\n" + _m("      allow read: if f(1,,);\n"), "position"),
+    ("g33", "a lone comma as a list literal", _m("      allow read: if [,].size() == 0;\n"), "position"),
+    ("g34", "a lone comma as a map literal", _m("      allow read: if {,}.size() == 0;\n"), "position"),
+    ("g35", "trailing comma in an index", _m("      allow read: if [1][0,] == 1;\n"), "position"),
+    ("g36", "trailing comma in the method list before ':'", _m("      allow read, write,: if true;\n"), "message"),
+    ("g37", "trailing comma in the method list before ';'", _m("      allow read,;\n"), "message"),
+    ("g38", "methods without a comma", _m("      allow read write: if true;\n"), "position"),
+    ("g39", "':' without a condition", _m("      allow read:;\n"), "position"),
+    # empty bodies
+    ("g60", "empty match body", _m(""), "message"),
+    ("g61", "empty match body on one line", "    match /a/{b} {}\n", "message"),
+    ("g62", "empty nested match body", _m("      match /c/{d} {\n      }\n"), "message"),
+    ("g63", "empty documents match", None, "message"),
+    ("g64", "match body holding only a comment", _m("      // nothing\n"), "message"),
+    ("g65", "empty service body", None, "message"),
+    ("g66", "match body holding only a function", _m("      function f() { return true; }\n"), None),
+    ("g67", "match body holding only a match", _m("      match /c/{d} { allow read; }\n"), None),
+    ("g68", "service body holding only a function", None, None),
+    ("g69", "empty function body", "    function f() { }\n" + _ALLOW, "message"),
+    ("g70", "an extra '}' after an allow without ';'", _m("      allow read: if true}\n"), "position"),
+]:
+    if body is None:
+        body = {
+            "g19": V2 + "service cloud.firestore {\n  match /databases/{database}/documents {\n" + _ALLOW + "  };\n}\n",
+            "g63": V2 + "service cloud.firestore {\n  match /databases/{database}/documents {\n  }\n}\n",
+            "g65": V2 + "service cloud.firestore {\n}\n",
+            "g68": V2 + "service cloud.firestore {\n  function f() { return true; }\n}\n",
+        }[cid]
+        compile_case(cid, title, body, raw=True, compare=compare)
+    elif body.startswith("rules_version"):
+        compile_case(cid, title, body, raw=True, compare=compare)
+    else:
+        compile_case(cid, title, body, compare=compare)
+
+# the type names after `is`: every name the emulator lists, then refused forms
+for n, t in enumerate("bool bytes constraint duration float int latlng list vector set number map string timestamp path map_diff".split()):
+    compile_case(f"g{40 + n}", f"is {t}", _m(f"      allow read: if request is {t};\n"))
+for cid, title, rhs in [
+    ("g56", "is integer (an unknown name)", "integer;"),
+    ("g57", "is an unknown name followed by a space", "object ;"),
+    ("g58", "is an unknown name followed by &&", "any && true;"),
+    ("g59", "is null", "null;"),
+    ("g71", "is true", "true;"),
+    ("g72", "is a string literal", "'int';"),
+    ("g73", "is a dotted name", "rules.int;"),
+]:
+    compile_case(cid, title, _m(f"      allow read: if request is {rhs}\n"), compare="message")
 
 
 # --------------------------------------------------------------------------- recording
@@ -1562,10 +1670,13 @@ def record_group(emu, g):
 
 def record_compile(emu):
     out = []
-    for cid, title, rules in COMPILE:
+    for cid, title, rules, compare in COMPILE:
         status, text = emu.put_rules(rules)
         res, _ = outcome(status, text)
-        out.append({"id": f"compile.{cid}", "title": title, "rules": rules, "expect": res})
+        case = {"id": f"compile.{cid}", "title": title, "rules": rules, "expect": res}
+        if compare:
+            case["compare"] = compare
+        out.append(case)
     return out
 
 

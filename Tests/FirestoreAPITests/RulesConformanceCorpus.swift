@@ -68,6 +68,9 @@ struct RulesCorpus {
         let rules: String
         /// The emulator's answer to the PUT.
         let expect: Outcome
+        /// What else must agree when both refuse the rules: nil the verdict only, `position`
+        /// the first error's line and column, `message` also its text.
+        let compare: String?
     }
 
     /// The project the corpus was recorded in (tokens name it as `aud`).
@@ -115,7 +118,8 @@ struct RulesCorpus {
             guard let id = c["id"]?.stringItem, let rules = c["rules"]?.stringItem, let expect = c["expect"] else {
                 throw Malformed(description: "cases.json: bad compile case")
             }
-            return CompileCase(id: id, title: c["title"]?.stringItem ?? "", rules: rules, expect: try outcome(expect))
+            return CompileCase(id: id, title: c["title"]?.stringItem ?? "", rules: rules, expect: try outcome(expect),
+                               compare: c["compare"]?.stringItem)
         }
         var skips: [String: String] = [:]
         for group in try json("skips.json")["skips"]?.arrayItems ?? [] {

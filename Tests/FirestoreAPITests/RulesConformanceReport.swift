@@ -14,6 +14,9 @@ struct RulesConformanceReport {
         case wrongDenialStatus
         /// A PUT …:securityRules the emulator and Hearth answer differently.
         case compile
+        /// Both refuse the rules, but the first error's position (or text, where the case says
+        /// `compare: message`) differs.
+        case compileError
         /// Neither denies, but the statuses differ (not a rules verdict; reported only).
         case status
         /// Both deny, but Hearth's message lacks one of the emulator's `for '<method>' @ L<n>` fragments (reported only).
@@ -23,7 +26,7 @@ struct RulesConformanceReport {
         static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
 
         /// Whether this kind fails the test.
-        var fails: Bool { self <= .compile }
+        var fails: Bool { self <= .compileError }
 
         /// The tag printed before a finding.
         var label: String {
@@ -32,6 +35,7 @@ struct RulesConformanceReport {
             case .falseDeny: return "false deny"
             case .wrongDenialStatus: return "denied with another status"
             case .compile: return "compile verdict"
+            case .compileError: return "compile error"
             case .status: return "status"
             case .message: return "message"
             }
@@ -95,12 +99,39 @@ struct RulesConformanceReport {
     }
 
     /// Compares the answers to a PUT …:securityRules.
-    mutating func checkCompile(_ id: String, title: String, expected: RulesCorpus.Outcome, status: Int, message: String?) {
+    ///
+    /// `compare` (`position` or `message`) also holds a refusal's first error to the
+    /// emulator's line and column, and for `message` to its text.
+    mutating func checkCompile(_ id: String, title: String, expected: RulesCorpus.Outcome, compare: String? = nil, status: Int, message: String?) {
         checkedSteps += 1
         if (expected.status == 200) != (status == 200) {
             findings.append(Finding(kind: .compile, id: id,
                                     detail: "\(title) — emulator \(expected.status) \(oneLine(expected.message)); Hearth \(status) \(oneLine(message))"))
+            return
         }
+        guard let compare, status != 200, let want = Self.firstEmulatorError(expected.message ?? "") else { return }
+        let got = Self.firstHearthError(message ?? "")
+        if got?.at != want.at || (compare == "message" && got?.text != want.text) {
+            findings.append(Finding(kind: .compileError, id: id,
+                                    detail: "\(title) — emulator L\(want.at) \(want.text); Hearth \(got.map { "L\($0.at) \($0.text)" } ?? oneLine(message))"))
+        }
+    }
+
+    /// The first `L<line>:<col> <text>` line of the emulator's `Error compiling rules:` message.
+    static func firstEmulatorError(_ message: String) -> (at: String, text: String)? {
+        for line in message.split(separator: "\n") {
+            if let m = line.wholeMatch(of: /L([0-9]+):([0-9]+) (.*)/) { return ("\(m.1):\(m.2)", String(m.3)) }
+        }
+        return nil
+    }
+
+    /// The first error (not warning) of Hearth's rendered diagnostics, `firestore.rules:<line>:<col>: <text>`.
+    static func firstHearthError(_ message: String) -> (at: String, text: String)? {
+        for line in message.split(separator: "\n") {
+            guard let m = line.wholeMatch(of: /firestore\.rules:([0-9]+):([0-9]+): (.*)/), !m.3.hasPrefix("warning: ") else { continue }
+            return ("\(m.1):\(m.2)", String(m.3))
+        }
+        return nil
     }
 
     /// Counts one case as run.
@@ -124,7 +155,7 @@ struct RulesConformanceReport {
             Issue.record("\(id) is skipped (\(reason)) but now agrees: remove it from skips.json", sourceLocation: sourceLocation)
         }
         var summary = "Rules conformance: \(checkedCases) cases, \(checkedSteps) answers compared"
-        for kind in [Kind.falseAllow, .falseDeny, .wrongDenialStatus, .compile, .status, .message] {
+        for kind in [Kind.falseAllow, .falseDeny, .wrongDenialStatus, .compile, .compileError, .status, .message] {
             let n = findings.filter { $0.kind == kind && skips[$0.id] == nil }.count
             summary += "; \(kind.label): \(n)"
         }

@@ -38,7 +38,8 @@ import Testing
             for k in corpus.compile {
                 let put = try await c.call("PUT", "/emulator/v1/projects/\(c.project):securityRules", Self.rulesBody(k.rules), token: nil)
                 report.countCase()
-                report.checkCompile(k.id, title: k.title, expected: k.expect, status: put.status, message: put.json[path: "error", "message"]?.stringValue)
+                report.checkCompile(k.id, title: k.title, expected: k.expect, compare: k.compare, status: put.status,
+                                    message: put.json[path: "error", "message"]?.stringValue)
             }
         }
         report.finish()
@@ -78,6 +79,16 @@ import Testing
     /// The PUT …:securityRules body for `rules`, as @firebase/rules-unit-testing sends it.
     static func rulesBody(_ rules: String) -> String {
         String(decoding: JSONValue.object(["rules": .object(["files": .array([.object(["content": .string(rules)])])])]).serialized(), as: UTF8.self)
+    }
+
+    /// The first compile error of each side's message.
+    @Test func firstCompileErrorsAreExtracted() {
+        let emu = "Error compiling rules:\nL5:25 Missing a closing '\nL5:25 Unexpected 'd'."
+        #expect(RulesConformanceReport.firstEmulatorError(emu)?.at == "5:25")
+        #expect(RulesConformanceReport.firstEmulatorError(emu)?.text == "Missing a closing '")
+        let hearth = "firestore.rules:4:1: warning: Unused function: f.\n x\n^\nfirestore.rules:6:7: The 'match' body must contain at least one declaration.\n      }\n      ^"
+        #expect(RulesConformanceReport.firstHearthError(hearth)?.at == "6:7")
+        #expect(RulesConformanceReport.firstHearthError(hearth)?.text == "The 'match' body must contain at least one declaration.")
     }
 
     /// The fragments compared in denial messages.

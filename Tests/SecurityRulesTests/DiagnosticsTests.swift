@@ -48,22 +48,23 @@ struct DiagnosticsTests {
         }
     }
 
+    // The service bodies below hold a function: an empty one is a diagnostic of its own.
     @Test func aRunOfOneBadCharacterIsOneDiagnostic() {
         // 4,000 control characters on one line used to give 4,000 diagnostics quoting the
         // whole line each (a 104 MB response).
-        let ds = compileErrors("service cloud.firestore { " + String(repeating: "\u{1}", count: 4_000) + " }")
+        let ds = compileErrors("service cloud.firestore { function f() { return true; } " + String(repeating: "\u{1}", count: 4_000) + " }")
         #expect(ds.count == 1)
         #expect(ds.first?.message == "Unexpected character '\u{1}' (4000 times).")
         #expect(ds.map(\.rendered).joined().utf8.count < 1_000)
     }
 
     @Test func diagnosticsAreCappedWithASummary() {
-        let ds = compileErrors("service cloud.firestore {\n" + String(repeating: "\u{1}\n", count: 1_000) + "}")
+        let ds = compileErrors("service cloud.firestore { function f() { return true; }\n" + String(repeating: "\u{1}\n", count: 1_000) + "}")
         #expect(ds.count == RulesDiagnostic.maxReported + 1)
         #expect(ds.last?.message == "… and 950 more diagnostics not shown.")
         #expect(RulesCompileError(diagnostics: ds).description.utf8.count < 20_000)
         // Alternating bad characters cannot be coalesced; still capped.
-        let mixed = compileErrors("service cloud.firestore {" + String(repeating: "\u{1}\u{2}", count: 2_000) + "}")
+        let mixed = compileErrors("service cloud.firestore { function f() { return true; }" + String(repeating: "\u{1}\u{2}", count: 2_000) + "}")
         #expect(mixed.count == RulesDiagnostic.maxReported + 1)
         #expect(mixed.last?.message == "… and 3950 more diagnostics not shown.")
     }

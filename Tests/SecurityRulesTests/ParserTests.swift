@@ -105,6 +105,27 @@ struct ParserTests {
         _ = try Ruleset(source: wrapped("true").replacingOccurrences("if true;", "if true"), fileName: "t")
     }
 
+    /// The emulator's grammar (corpus compile.g01–g73): optional `;` after allow, trailing
+    /// commas in arguments, `is vector`; a `let` needs its `;`, a body needs a declaration.
+    @Test func grammarFollowsTheEmulator() throws {
+        let head = "rules_version = '2';\nservice cloud.firestore {\n  match /databases/{database}/documents {\n"
+        func errors(_ body: String) -> [String] {
+            do throws(RulesCompileError) {
+                _ = try Ruleset(source: head + body + "  }\n}\n", fileName: "g")
+                return []
+            } catch {
+                return error.diagnostics.filter { $0.severity == .error }.map { "\($0.position.line):\($0.position.column) \($0.message)" }
+            }
+        }
+        #expect(errors("    match /a/{b} { allow read: if true allow write: if f(1, 2,\n) is vector }\n    function f(a, b) { return a; }\n") == [])
+        #expect(errors("    function f() { let x = 1 return x == 1; }\n    match /a/{b} { allow read: if f(); }\n")
+            == ["4:30 missing ';' at 'return'"])
+        #expect(errors("    match /a/{b} {\n    }\n") == ["5:5 The 'match' body must contain at least one declaration."])
+        #expect(errors("    match /a/{b} { allow read,; }\n") == ["4:30 Unexpected ','."])
+        #expect(errors("    match /a/{b} { allow read: if 1 is integer; }\n").first?.hasPrefix(
+            "4:47 An unsupported type identifier was used with the 'is' operator. Received integer.") == true)
+    }
+
     @Test func everyBrokenStatementIsReported() {
         let text = """
             rules_version = '2';

@@ -166,6 +166,11 @@ extension Evaluation {
         if case .constraint = v, type != .constraint {
             throw RulesEvalError("", at: e.position, kind: .unprovable)
         }
+        if type == .vector || type == .map, case .map(let m) = v {
+            // A vector value is the map {__type__: '__vector__', value: [...]}: `is vector`, not `is map`.
+            guard case .string("__vector__")? = m.member("__type__") else { return .bool(type == .map) }
+            return .bool(type == .vector)
+        }
         return .bool(type.admits(v.kind))
     }
 

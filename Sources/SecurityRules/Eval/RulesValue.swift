@@ -70,6 +70,10 @@ public enum RulesType: String, Sendable, Hashable, CaseIterable {
     case mapDiff = "map_diff"
     /// `number`: int or float (only on the right of `is`).
     case number
+    /// `vector`: a Firestore vector value, stored as the map `{__type__: '__vector__', value: [...]}`
+    /// (docs/reference/firestore-wire.md §1.7); only on the right of `is`, where it holds for such
+    /// a map and `is map` does not (the emulator's answers).
+    case vector
 
     /// True when a value of kind `k` passes `is self`.
     ///

@@ -115,16 +115,24 @@ extension Parser {
         return lhs
     }
 
-    /// typeName := IDENT naming a rules type other than null (after `is`).
-    /// - Throws: `Abort` (after recording an error) for anything else.
+    /// The type names `is` accepts, in the order the emulator's message lists them (corpus compile.c25, g30–g48).
+    static let isTypeNames = "bool,bytes,constraint,duration,float,int,latlng,list,vector,set,number,map,string,timestamp,path,map_diff"
+
+    /// typeName := IDENT naming a rules type other than null (after `is`): one of `isTypeNames`.
+    /// - Throws: `Abort` (after recording an error) for anything else. As on the emulator, a
+    ///   token that is not a name (`null`, `true`, `'int'`) is `mismatched input … expecting
+    ///   IDENTIFIER` at that token; an unknown name (`integer`) is `An unsupported type
+    ///   identifier was used with the 'is' operator. …` at the token after it.
     mutating func parseTypeName() throws(Abort) -> RulesType {
-        guard let name = current.identifier else { try fail("Expected a type name after 'is', found \(describe(current)).") }
-        guard let type = RulesType(rawValue: name), type != .null else {
-            try fail(
-                "Unknown type '\(name)' after 'is'; expected one of bool, int, float, number, string, bytes, list, map, set, map_diff, path, timestamp, duration, latlng, constraint."
-            )
+        guard let name = current.identifier, !["null", "true", "false"].contains(name) else {
+            try fail("mismatched input '\(tokenText(current))' expecting IDENTIFIER")
         }
         advance()
+        guard let type = RulesType(rawValue: name), type != .null else {
+            try fail(
+                "An unsupported type identifier was used with the 'is' operator. Received \(name). Expected one of \(Parser.isTypeNames)"
+            )
+        }
         return type
     }
 
@@ -192,7 +200,11 @@ extension Parser {
         }
     }
 
-    /// args := '(' [ expr { ',' expr } ] ')'
+    /// args := '(' [ expr { ',' expr } [ ',' ] ] ')'
+    ///
+    /// One trailing comma after the last argument is accepted, as the emulator accepts it in
+    /// function and method calls (`f(a, b,\n)`, corpus compile.g12, g13); a lone or doubled
+    /// comma is not (g15, g16).
     mutating func parseArguments() throws(Abort) -> [Expr] {
         advance()
         var args: [Expr] = []
@@ -200,6 +212,7 @@ extension Parser {
             args.append(try parseExpression())
             while current.isSymbol(",") {
                 advance()
+                if current.isSymbol(")") { break }
                 args.append(try parseExpression())
             }
         }

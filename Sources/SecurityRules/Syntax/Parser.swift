@@ -107,6 +107,13 @@ struct Parser {
         }
     }
 
+    /// A token's source text as the emulator's parser quotes it (`<EOF>` at the end), cut to 40 bytes.
+    func tokenText(_ t: Token) -> String {
+        if t.kind == .eof { return "<EOF>" }
+        let text = source.slice(t.start, min(t.end, t.start + 40))
+        return t.end - t.start > 40 ? text + "…" : text
+    }
+
     /// Skips to the end of the broken statement: past a `;` at depth 0, or up to (not past) a
     /// `}` closing the enclosing block, or up to a statement keyword at depth 0.
     mutating func synchronize() {
@@ -205,24 +212,34 @@ struct Parser {
         return ServiceDecl(name: name, functions: functions, matches: matches, position: position(start))
     }
 
-    /// body := { function | match | allow } '}'   (allow only inside a match)
+    /// body := ( function | match | allow ) { function | match | allow } '}'   (allow only inside a match)
+    ///
+    /// A body without any declaration is an error at its `}`, in the emulator's words
+    /// (`The 'match' body must contain at least one declaration.`, corpus compile.g20–g23).
     mutating func parseBlockBody(inMatch: Bool) -> ([FunctionDecl], [MatchDecl], [AllowDecl]) {
         var functions: [FunctionDecl] = []
         var matches: [MatchDecl] = []
         var allowList: [AllowDecl] = []
+        var declarations = 0
         while true {
             switch current.kind {
             case .eof:
                 error("Missing '}' at end of file.", at: current.start)
                 return (functions, matches, allowList)
             case .symbol("}"):
+                if declarations == 0 {
+                    error("The '\(inMatch ? "match" : "service")' body must contain at least one declaration.", at: current.start)
+                }
                 advance()
                 return (functions, matches, allowList)
             case .identifier("function"):
+                declarations += 1
                 if let f = parseFunctionStatement() { functions.append(f) }
             case .identifier("match"):
+                declarations += 1
                 if let m = parseMatch() { matches.append(m) }
             case .identifier("allow"):
+                declarations += 1
                 if !inMatch {
                     error("'allow' must be inside a 'match' block.", at: current.start)
                 }
@@ -312,6 +329,8 @@ struct Parser {
 
     /// allow := 'allow' method { ',' method } [ ':' 'if' expr ] [ ';' ]
     ///
+    /// The `;` is optional: the next statement or the `}` may follow directly, even on the
+    /// same line, as the emulator accepts (corpus compile.g01–g05).
     /// A method name the language does not know (`allow fetch`) is a warning and grants
     /// nothing, as on the emulator (`Invalid method name: fetch.`, corpus compile.c04, c21):
     /// rejecting the file would keep the previous rules in force.
@@ -322,7 +341,15 @@ struct Parser {
             var methods: [AllowMethod] = []
             var first = true
             repeat {
-                if !first { advance() }
+                if !first {
+                    let comma = current.start
+                    advance()
+                    if current.identifier == nil {
+                        // A trailing comma in the method list: the emulator names the comma.
+                        error("Unexpected ','.", at: comma)
+                        throw Abort()
+                    }
+                }
                 first = false
                 guard let name = current.identifier else {
                     try fail("Expected a method (read, write, get, list, create, update, delete), found \(describe(current)).")
@@ -341,9 +368,6 @@ struct Parser {
                 advance()
                 condition = try parseExpression()
             }
-            if !(current.isSymbol(";") || current.isSymbol("}")) {
-                try fail("Expected ';' after the allow statement, found \(describe(current)).")
-            }
             skipOptionalSemicolon()
             return AllowDecl(methods: methods, condition: condition, position: position(start))
         } catch {
@@ -353,7 +377,11 @@ struct Parser {
     }
 
     /// function := 'function' IDENT '(' [ IDENT { ',' IDENT } ] ')' '{' { let } 'return' expr [';'] '}'
-    /// let := 'let' IDENT '=' expr [';']
+    /// let := 'let' IDENT '=' expr ';'
+    ///
+    /// Unlike the `return` statement's, a `let` binding's `;` is required (`missing ';' at
+    /// 'return'`, corpus compile.g08); a parameter list takes no trailing comma (compile.g14);
+    /// a body without `return` is `Missing 'function' body` when it is empty (compile.g11).
     mutating func parseFunctionStatement() -> FunctionDecl? {
         let start = current.start
         advance()
@@ -379,9 +407,15 @@ struct Parser {
                 let n = try expectIdentifier("after 'let'")
                 try expectSymbol("=", "after the let name")
                 bindings.append(LetBinding(name: n, value: try parseExpression()))
-                skipOptionalSemicolon()
+                if current.isSymbol(";") {
+                    advance()
+                } else {
+                    // Reported as the emulator's parser does; parsing goes on as if it were there.
+                    error("missing ';' at '\(tokenText(current))'", at: current.start)
+                }
             }
             guard current.isIdentifier("return") else {
+                if bindings.isEmpty && current.isSymbol("}") { try fail("Missing 'function' body") }
                 try fail("Expected 'return' in the body of function '\(name)', found \(describe(current)).")
             }
             advance()
