@@ -127,7 +127,7 @@ final class EmulatorSuite: Sendable {
     /// The keys of `firebase.json`'s `emulators` section; nil without a file or a section.
     static func configuredEmulators(_ path: String?) -> Set<String>? {
         guard let path, let data = FileManager.default.contents(atPath: path),
-            case .object(let emulators)? = (try? JSONValue.parse(Array(data)))?["emulators"]
+            case .object(let emulators)? = (try? JSONValue.parse(JSONValue.blankingComments(Array(data))))?["emulators"]
         else { return nil }
         return Set(emulators.map(\.key))
     }

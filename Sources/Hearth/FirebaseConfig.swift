@@ -33,6 +33,21 @@ public struct FirebaseConfig: Sendable {
     /// `emulators.firestore.requireIndexes` (Hearth's own setting): refuse queries production
     /// refuses for a missing index. Default false, as the emulator.
     public var requireIndexes = false
+    /// Keys of `firebase.json` Hearth does not serve (`storage`, `emulators.database`, …), in
+    /// file order; named once in one warning at start, never a reason to refuse.
+    public var ignoredKeys: [String] = []
+
+    /// Top-level keys Hearth reads; any other is ignored with a warning.
+    static let servedKeys: Set<String> = ["firestore", "functions", "emulators"]
+    /// Keys of `emulators` Hearth reads or serves; any other is ignored with a warning.
+    static let servedEmulators: Set<String> = ["firestore", "functions", "auth", "hub", "ui", "singleProjectMode"]
+
+    /// The one warning line naming `ignoredKeys`, or nil when there are none.
+    public var ignoredKeysWarning: String? {
+        ignoredKeys.isEmpty
+            ? nil
+            : "hearth: firebase.json: not served by Hearth, ignored: \(ignoredKeys.joined(separator: ", "))"
+    }
 
     /// Defaults of firebase-tools `constants.ts`.
     public static func defaults(directory: String) -> FirebaseConfig {
@@ -43,19 +58,25 @@ public struct FirebaseConfig: Sendable {
             rulesFile: nil, indexesFile: nil)
     }
 
-    /// Loads `firebase.json`.
-    /// - Throws: `ConfigError` naming the file when it cannot be read or is not a JSON object,
-    ///   or when a port is not an integer 0…65535.
+    /// Loads `firebase.json` as the Firebase CLI reads it: `//` and `/* */` comments allowed,
+    /// relative paths against the file's directory (docs/reference/firestore-wire.md §2.3).
+    /// - Throws: `ConfigError` in one line naming the file when it cannot be read, when it is not
+    ///   JSON (`path:line:column: reason`) or not an object, when a port is not an integer
+    ///   0…65535, or when an absolute rules or indexes path does not exist.
     public static func load(path: String) throws -> FirebaseConfig {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigError("\(path): cannot read the file")
         }
-        guard let root = try? JSONValue.parse(Array(data)), case .object = root else {
-            throw ConfigError("\(path): not a JSON object")
-        }
+        let root = try parse(Array(data), path: path)
         var config = defaults(directory: directory)
+        if case .object(let members) = root {
+            for m in members where !servedKeys.contains(m.key) { config.ignoredKeys.append(m.key) }
+        }
+        if case .object(let members)? = root["emulators"] {
+            for m in members where !servedEmulators.contains(m.key) { config.ignoredKeys.append("emulators.\(m.key)") }
+        }
         let emulators = root["emulators"]
         func endpoint(_ key: String, _ current: Endpoint) throws -> Endpoint {
             guard let e = emulators?[key], case .object = e else { return current }
@@ -87,9 +108,31 @@ public struct FirebaseConfig: Sendable {
         config.ui = try endpoint("ui", config.ui)
         var firestore = root["firestore"]
         if case .array(let list)? = firestore { firestore = list.first }
-        if case .string(let rules)? = firestore?["rules"] { config.rulesFile = resolve(rules, in: directory) }
-        if case .string(let indexes)? = firestore?["indexes"] { config.indexesFile = resolve(indexes, in: directory) }
+        func existing(_ p: String, _ key: String) throws -> String {
+            if p.hasPrefix("/"), !FileManager.default.fileExists(atPath: p) {
+                throw ConfigError("\(path): firestore.\(key) \(p) does not exist")
+            }
+            return resolve(p, in: directory)
+        }
+        if case .string(let rules)? = firestore?["rules"] { config.rulesFile = try existing(rules, "rules") }
+        if case .string(let indexes)? = firestore?["indexes"] { config.indexesFile = try existing(indexes, "indexes") }
         return config
+    }
+
+    /// Parses `bytes` as JSON with comments; the root must be an object.
+    /// - Throws: `ConfigError` `path:line:column: reason` for malformed JSON, `path: not a JSON
+    ///   object` for another root.
+    static func parse(_ bytes: [UInt8], path: String) throws -> JSONValue {
+        let text = JSONValue.blankingComments(bytes)
+        let root: JSONLocatedValue
+        do {
+            root = try JSONValue.parseLocated(text)
+        } catch {
+            let (line, column) = JSONSourceLines(text).position(ofByte: error.offset)
+            throw ConfigError("\(path):\(line):\(column): invalid JSON: \(error.reason)")
+        }
+        guard case .object = root.value else { throw ConfigError("\(path): not a JSON object") }
+        return root.value
     }
 
     static func resolve(_ p: String, in directory: String) -> String {

@@ -45,6 +45,7 @@ public final class HearthApp: Sendable {
         var config: FirebaseConfig
         if let configPath {
             config = try FirebaseConfig.load(path: configPath)
+            if let w = config.ignoredKeysWarning { HearthLog.info(w) }
         } else {
             config = FirebaseConfig.defaults(directory: FileManager.default.currentDirectoryPath)
         }

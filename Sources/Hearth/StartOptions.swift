@@ -146,7 +146,7 @@ public struct StartOptions: Sendable {
         if let p = project { return p }
         let rc = URL(fileURLWithPath: configDirectory).appendingPathComponent(".firebaserc").path
         if let data = FileManager.default.contents(atPath: rc),
-            case .string(let d)? = (try? JSONValue.parse(Array(data)))?["projects"]?["default"]
+            case .string(let d)? = (try? JSONValue.parse(JSONValue.blankingComments(Array(data))))?["projects"]?["default"]
         {
             return d
         }

@@ -27,6 +27,7 @@ public enum IndexesFile {
     public static func decode(_ bytes: [UInt8], fileName: String = defaultFileName) throws(IndexesFileError)
         -> IndexConfiguration
     {
+        let bytes = JSONValue.blankingComments(bytes)
         let lines = JSONSourceLines(bytes)
         let root: JSONLocatedValue
         do {
