@@ -9,7 +9,11 @@ import HTTPServer
 public enum HearthCLI {
     /// Runs the command line and exits the process with its status.
     public static func main(_ arguments: [String]) async {
+        // Before anything creates a thread: SIGINT/SIGTERM/SIGHUP stay pending until the
+        // signal thread takes them (`SignalWaiter`), so none is lost at any moment.
+        SignalWaiter.blockStopSignals()
         let args = Array(arguments.dropFirst())
+        SignalWaiter.install(args.first == "start" || (args.first == "demo" && args.contains("--keep")) ? .stop : .terminate)
         let status: Int32
         do {
             // `hearth <command> --help` prints the usage, as `hearth help` does.
@@ -85,9 +89,9 @@ public enum HearthCLI {
 
     static func startCommand(_ args: [String]) async throws -> Int32 {
         let options = try StartOptions.parse(args)
-        SignalWaiter.install()
         let app = try HearthApp(options: options)
         try await app.start()
+        // Returns at once when a signal came during start-up: what started is stopped.
         await SignalWaiter.waitForTermination()
         HearthLog.info("hearth: shutting down")
         await app.stop()
