@@ -7,10 +7,19 @@ import HTTPServer
 /// Subcommands: `start` (serve the emulators on a `firebase/` directory), `rules test <dir>`
 /// (run declarative rules suites in-process), `help`.
 public enum HearthCLI {
-    /// Runs the command line and exits the process with its status.
+    /// Blocks SIGINT, SIGTERM and SIGHUP in the calling thread and ignores SIGPIPE: the first
+    /// statement of the executable's top-level code, which runs on the main thread before any
+    /// other thread exists (every later thread inherits the mask). A stop signal then stays
+    /// pending until `main` has started the signal thread (`SignalWaiter`), so none is lost.
+    /// (`main` itself is nonisolated and runs on a pool thread: blocking there leaves the main
+    /// thread open, and the kernel delivers a process signal to it.)
+    public static func blockStopSignals() {
+        SignalWaiter.blockStopSignals()
+    }
+
+    /// Runs the command line and exits the process with its status. Call `blockStopSignals()`
+    /// on the main thread first.
     public static func main(_ arguments: [String]) async {
-        // Before anything creates a thread: SIGINT/SIGTERM/SIGHUP stay pending until the
-        // signal thread takes them (`SignalWaiter`), so none is lost at any moment.
         SignalWaiter.blockStopSignals()
         let args = Array(arguments.dropFirst())
         SignalWaiter.install(args.first == "start" || (args.first == "demo" && args.contains("--keep")) ? .stop : .terminate)

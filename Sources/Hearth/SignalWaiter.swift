@@ -7,13 +7,14 @@ import Synchronization
 /// `blockStopSignals()` runs first in `main`, before any thread exists, so every thread
 /// inherits a mask that blocks the three signals: a signal sent at any moment — during
 /// argument parsing, while the servers bind, right after "ready", during shutdown — stays
-/// pending in the process until one dedicated thread takes it with `sigwait(3)`. Nothing sets
-/// them to `SIG_IGN` (which would discard a pending signal) and no thread has them unblocked
-/// (the kernel would deliver there instead). What a taken signal does depends on `mode`:
+/// pending until the one thread that has them unblocked (the signal thread) takes it; its
+/// handler writes the number to a pipe that thread reads. Nothing sets them to `SIG_IGN`
+/// (which would discard a pending signal), and a thread that does get one (the main thread,
+/// whose mask Swift's runtime opens) runs the same handler, so none is fatal or lost. What a taken signal does depends on `mode`:
 /// `.terminate` dies by it as the default action would (exit status 128 + N for a shell),
 /// `.stop` records it and resumes `waitForTermination()` (a clean stop, exit status 0),
 /// `.forward(pid)` sends it to `hearth exec`'s child. Source: POSIX `pthread_sigmask`,
-/// `sigwait`; Linux signal(7) "Signal mask and pending signals".
+/// `sigaction`, `pipe`; Linux signal(7) "Signal mask and pending signals".
 enum SignalWaiter {
     /// What a received stop signal does.
     enum Mode: Sendable, Equatable {
@@ -45,15 +46,41 @@ enum SignalWaiter {
         return set
     }
 
-    /// Blocks the stop signals in the calling thread (and so in every thread it creates later)
-    /// and ignores SIGPIPE. Call first thing in `main`, before any thread is created.
+    /// The pipe the signal handler writes each signal number to: [read end, write end].
+    nonisolated(unsafe) private static var pipeFDs: [Int32] = [-1, -1]
+    /// The write end, read by the handler (set once, before the handler is installed).
+    nonisolated(unsafe) private static var writeFD: Int32 = -1
+
+    /// Blocks the stop signals in the calling thread (and so in every thread it creates later),
+    /// ignores SIGPIPE, and installs a handler for the stop signals that writes the signal
+    /// number to a pipe the signal thread reads. The handler makes the signal never fatal and
+    /// never lost, whichever thread the kernel hands it to (the main thread's mask is not
+    /// kept: Swift's asynchronous main on Linux leaves it open). Call first thing in `main`.
     static func blockStopSignals() {
+        guard writeFD < 0 else { return }
         signal(SIGPIPE, SIG_IGN)
         var set = stopSet
         pthread_sigmask(SIG_BLOCK, &set, nil)
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        pipeFDs = fds
+        writeFD = fds[1]
+        for s in stopSignals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { sig in
+                var byte = UInt8(truncatingIfNeeded: sig)
+                let saved = errno
+                _ = write(SignalWaiter.writeFD, &byte, 1)
+                errno = saved
+            }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(s, &action, nil)
+        }
     }
 
-    /// Sets what a stop signal does from now on, then starts the `sigwait` thread if it is
+    /// Sets what a stop signal does from now on, then starts the signal thread if it is
     /// not running yet (a signal already pending is taken then, under the new mode).
     static func install(_ mode: Mode = .stop) {
         let start = state.withLock { s -> Bool in
@@ -71,9 +98,13 @@ enum SignalWaiter {
 
     private static func loop() {
         var set = stopSet
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        let readFD = pipeFDs[0]
         while true {
-            var sig: Int32 = 0
-            guard sigwait(&set, &sig) == 0 else { continue }
+            var byte: UInt8 = 0
+            let n = read(readFD, &byte, 1)
+            guard n == 1 else { continue }
+            let sig = Int32(byte)
             let action = state.withLock { s -> Mode in
                 if s.mode == .stop {
                     if s.received == nil { s.received = sig }

@@ -8,7 +8,7 @@ must exit within 2 s of the signal.
 Expected status: 0, a clean stop (Hearth takes the signal on its signal thread, stops what it
 started and returns 0). A signal that lands before Hearth's `main` has run (while the dynamic
 loader is still at work) meets the kernel's default action and the process dies by it
-(return code -N); that is a stop too, counted and allowed. A lost signal is a process still
+(return code -N); that is a stop too, counted and allowed, but never after "ready". A lost signal is a process still
 running 2 s after it.
 
 Environment: HEARTH_STOP_STARTS (default 500), HEARTH_STOP_PARALLEL (default 8).
@@ -90,4 +90,6 @@ def test_stop_signal_is_never_lost(tmp_path):
         return (f"seed {r['seed']} signal {r['signal']} on_ready {r['on_ready']} delay {r['delay']:.3f} "
                 f"status {r['status']}:\n{r['output'][-1500:]}")
     assert not lost, f"{len(lost)} of {STARTS} signals lost, e.g. " + describe(lost[0])
+    late = [r for r in by_default if r["saw_ready"]]
+    assert not late, f"{len(late)} died by the signal after 'ready', e.g. " + describe(late[0])
     assert not other, f"{len(other)} unexpected statuses, e.g. " + describe(other[0])
