@@ -1,6 +1,5 @@
 import FoundationEssentials
 import HTTPServer
-import Dispatch
 import Glibc
 
 /// `hearth exec [options] -- <command …>`: the CI entry point, like `firebase emulators:exec`.
