@@ -10,7 +10,8 @@ import Synchronization
 /// pending until the one thread that has them unblocked (the signal thread) takes it; its
 /// handler writes the number to a pipe that thread reads. Nothing sets them to `SIG_IGN`
 /// (which would discard a pending signal), and a thread that does get one (the main thread,
-/// whose mask Swift's runtime opens) runs the same handler, so none is fatal or lost. What a taken signal does depends on `mode`:
+/// whose mask Swift's runtime opens) runs the same handler, so none is fatal or lost. What a
+/// taken signal does depends on `mode`:
 /// `.terminate` dies by it as the default action would (exit status 128 + N for a shell),
 /// `.stop` records it and resumes `waitForTermination()` (a clean stop, exit status 0),
 /// `.forward(pid)` sends it to `hearth exec`'s child. Source: POSIX `pthread_sigmask`,
@@ -100,6 +101,7 @@ enum SignalWaiter {
         var set = stopSet
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
         let readFD = pipeFDs[0]
+        guard readFD >= 0 else { return }  // no pipe: the stop signals stay blocked and pending
         while true {
             var byte: UInt8 = 0
             let n = read(readFD, &byte, 1)
