@@ -15,7 +15,6 @@ public enum DemoCommand {
     ///   app relies on fails; errors of `HearthApp` when an emulator cannot start.
     public static func run(_ arguments: [String]) async throws -> Int32 {
         let options = try DemoOptions.parse(arguments)
-        if options.keep { SignalWaiter.install() }
         let app = try HearthApp(options: options.startOptions)
         if app.config.rulesFile == nil {
             HearthLog.error("hearth demo: no firestore.rules in firebase.json: client writes are not checked")

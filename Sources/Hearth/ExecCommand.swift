@@ -1,6 +1,5 @@
 import FoundationEssentials
 import HTTPServer
-import Dispatch
 import Glibc
 
 /// `hearth exec [options] -- <command …>`: the CI entry point, like `firebase emulators:exec`.
@@ -87,9 +86,9 @@ public enum ExecCommand {
     /// Runs the child with inherited standard streams and waits for it.
     ///
     /// The child is spawned with every signal at its default disposition and none blocked
-    /// (`posix_spawn` with `SETSIGDEF` + `SETSIGMASK`): Hearth itself ignores SIGINT/SIGTERM to
-    /// catch them through Dispatch, and a child must not inherit that, or Ctrl-C would not stop
-    /// it. SIGINT, SIGTERM and SIGHUP sent to Hearth are forwarded to the child; Hearth stops
+    /// (`posix_spawn` with `SETSIGDEF` + `SETSIGMASK`): Hearth itself blocks SIGINT/SIGTERM/SIGHUP
+    /// to take them on its signal thread (`SignalWaiter`), and a child must not inherit that, or
+    /// Ctrl-C would not stop it. SIGINT, SIGTERM and SIGHUP sent to Hearth are forwarded to the child; Hearth stops
     /// once the child has exited.
     /// - Returns: its exit status, or 128 + the signal that killed it.
     /// - Throws: `ConfigError` when the process cannot be launched.
@@ -97,14 +96,9 @@ public enum ExecCommand {
         -> Int32
     {
         let pid = try spawn(executable, arguments, environment)
-        let forwarders = [SIGINT, SIGTERM, SIGHUP].map { sig -> DispatchSourceSignal in
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { kill(pid, sig) }
-            source.resume()
-            return source
-        }
-        defer { for f in forwarders { f.cancel() } }
+        // The signal thread sends SIGINT/SIGTERM/SIGHUP to the child from now on.
+        SignalWaiter.setMode(.forward(pid))
+        defer { SignalWaiter.setMode(.terminate) }
         return await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
             // waitpid blocks: a dedicated thread, not a cooperative one, waits for the child.
             DetachedThread.start(name: "hearth-waitpid") {

@@ -7,9 +7,22 @@ import HTTPServer
 /// Subcommands: `start` (serve the emulators on a `firebase/` directory), `rules test <dir>`
 /// (run declarative rules suites in-process), `help`.
 public enum HearthCLI {
-    /// Runs the command line and exits the process with its status.
+    /// Blocks SIGINT, SIGTERM and SIGHUP in the calling thread and ignores SIGPIPE: the first
+    /// statement of the executable's top-level code, which runs on the main thread before any
+    /// other thread exists (every later thread inherits the mask). A stop signal then stays
+    /// pending until `main` has started the signal thread (`SignalWaiter`), so none is lost.
+    /// (`main` itself is nonisolated and runs on a pool thread: blocking there leaves the main
+    /// thread open, and the kernel delivers a process signal to it.)
+    public static func blockStopSignals() {
+        SignalWaiter.blockStopSignals()
+    }
+
+    /// Runs the command line and exits the process with its status. Call `blockStopSignals()`
+    /// on the main thread first.
     public static func main(_ arguments: [String]) async {
+        SignalWaiter.blockStopSignals()
         let args = Array(arguments.dropFirst())
+        SignalWaiter.install(args.first == "start" || (args.first == "demo" && args.contains("--keep")) ? .stop : .terminate)
         let status: Int32
         do {
             // `hearth <command> --help` prints the usage, as `hearth help` does.
@@ -85,9 +98,9 @@ public enum HearthCLI {
 
     static func startCommand(_ args: [String]) async throws -> Int32 {
         let options = try StartOptions.parse(args)
-        SignalWaiter.install()
         let app = try HearthApp(options: options)
         try await app.start()
+        // Returns at once when a signal came during start-up: what started is stopped.
         await SignalWaiter.waitForTermination()
         HearthLog.info("hearth: shutting down")
         await app.stop()

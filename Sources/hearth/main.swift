@@ -1,3 +1,4 @@
 import Hearth
 
+HearthCLI.blockStopSignals()
 await HearthCLI.main(CommandLine.arguments)
