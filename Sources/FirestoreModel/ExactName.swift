@@ -24,9 +24,10 @@ public struct ExactName: Sendable, Hashable, Comparable, ExpressibleByStringLite
     /// Hashes the UTF-8 bytes and a terminator byte that UTF-8 never contains, so a sequence of
     /// names hashes injectively.
     public func hash(into hasher: inout Hasher) {
-        if let done: Void = string.utf8.withContiguousStorageIfAvailable({ hasher.combine(bytes: UnsafeRawBufferPointer($0)) }) {
-            _ = done
-        } else {
+        let hashed: Void? = string.utf8.withContiguousStorageIfAvailable {
+            hasher.combine(bytes: UnsafeRawBufferPointer($0))
+        }
+        if hashed == nil {
             for byte in string.utf8 { hasher.combine(byte) }
         }
         hasher.combine(UInt8(0xFF))
@@ -124,7 +125,9 @@ public struct ExactNameDictionary<V>: ExpressibleByDictionaryLiteral, Sequence {
     /// True when there are no entries.
     @inlinable public var isEmpty: Bool { storage.isEmpty }
     /// The keys, in iteration order.
-    @inlinable public var keys: LazyMapSequence<Dictionary<ExactName, V>.Keys, String> { storage.keys.lazy.map(\.string) }
+    @inlinable public var keys: LazyMapSequence<Dictionary<ExactName, V>.Keys, String> {
+        storage.keys.lazy.map(\.string)
+    }
     /// The values, in iteration order.
     @inlinable public var values: Dictionary<ExactName, V>.Values { storage.values }
     /// Room reserved for entries.
