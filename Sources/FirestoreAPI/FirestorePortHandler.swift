@@ -2,7 +2,8 @@ import FirestoreEngine
 import FirestoreModel
 import HTTPServer
 
-/// Everything served on the Firestore port over HTTP/1.1: REST v1 (`/v1/…`), the emulator's
+/// Everything served on the Firestore port over HTTP/1.1: REST v1 (`/v1/…`), the web SDK's
+/// WebChannel streams (`/google.firestore.v1.Firestore/{Listen,Write}/channel`), the emulator's
 /// admin endpoints (`/emulator/v1/…`), the readiness check `GET /` → `Ok`, and CORS for the
 /// web SDKs. Source: docs/reference/firestore-wire.md §1, §2.1.
 public struct FirestorePortHandler: HTTPHandler {
@@ -10,11 +11,14 @@ public struct FirestorePortHandler: HTTPHandler {
     public let rest: FirestoreRESTService
     /// The admin endpoints.
     public let admin: EmulatorAdmin
+    /// The web SDK's Listen and Write channels.
+    public let webChannel: WebChannelService
 
-    /// Creates the handler.
+    /// Creates the handler; WebChannel streams run on `rest`'s engine.
     public init(rest: FirestoreRESTService, admin: EmulatorAdmin) {
         self.rest = rest
         self.admin = admin
+        webChannel = WebChannelService(engine: rest.executor.engine)
     }
 
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
@@ -26,6 +30,8 @@ public struct FirestorePortHandler: HTTPHandler {
                 "access-control-allow-headers",
                 request.headers["access-control-request-headers"] ?? "authorization, content-type, x-goog-api-client")
             response.headers.add("access-control-max-age", "3600")
+        } else if let method = WebChannelService.method(forPath: request.path) {
+            response = webChannel.handle(request, method: method)
         } else if request.path.hasPrefix("/v1/") || request.path.hasPrefix("/v1beta1/") {
             if let answered = admin.handleIndexRequest(request) {
                 response = answered
@@ -48,6 +54,13 @@ public struct FirestorePortHandler: HTTPHandler {
     static func allowingOrigin(_ origin: String?, _ response: HTTPResponse) -> HTTPResponse {
         var response = response
         response.headers.add("access-control-allow-origin", origin ?? "*")
+        if origin != nil {
+            // The web SDK's WebChannel requests are credentialed (XHR withCredentials).
+            response.headers.add("access-control-allow-credentials", "true")
+            response.headers.add("vary", "Origin")
+            response.headers.add(
+                "access-control-expose-headers", "x-client-wire-protocol, x-http-session-id, x-http-initial-response")
+        }
         return response
     }
 

@@ -14,6 +14,8 @@ private func render(_ actions: [HTTP1ConnectionStateMachine.Action]) -> [String]
             }
         case .log: "log"
         case .cancelHandlers: "cancel"
+        case .attachStream(let sequence, _): "attach \(sequence)"
+        case .cancelStream: "cancel stream"
         case .close(let graceful): graceful ? "close graceful" : "close now"
         }
     }
@@ -26,6 +28,61 @@ private func render(_ actions: [HTTP1ConnectionStateMachine.Action]) -> [String]
 
     func machine() -> HTTP1ConnectionStateMachine {
         HTTP1ConnectionStateMachine(configuration: config, remoteAddress: "1.2.3.4:5", now: t0)
+    }
+
+    /// Every byte the actions write, in order, as text.
+    private func written(_ actions: [HTTP1ConnectionStateMachine.Action]) -> String {
+        actions.reduce(into: "") { text, action in
+            if case .write(let bytes) = action { text += String(decoding: bytes, as: UTF8.self) }
+        }
+    }
+
+    @Test func streamedBodyIsChunkedAndHoldsBackLaterResponses() {
+        var m = machine()
+        let input = "GET /stream HTTP/1.1\r\nHost: h\r\n\r\nGET /2 HTTP/1.1\r\nHost: h\r\n\r\n"
+        _ = m.receive(Array(input.utf8), now: t0)
+        #expect(render(m.responseReady(sequence: 1, response: .text(200, "second"), now: t0)).isEmpty)
+        let streamed = HTTPResponse(status: 200, body: Array("ab".utf8), bodyStream: HTTPBodyStream())
+        let head = m.responseReady(sequence: 0, response: streamed, now: t0)
+        #expect(render(head) == ["write HTTP/1.1 200 OK", "attach 0"])
+        let headText = written(head)
+        #expect(headText.contains("transfer-encoding: chunked\r\n"))
+        #expect(!headText.contains("content-length"))
+        #expect(headText.hasSuffix("\r\n\r\n2\r\nab\r\n"))
+        let middle = m.streamed(sequence: 0, chunks: [Array("hello".utf8), []], finished: false, now: t0)
+        #expect(written(middle) == "5\r\nhello\r\n")
+        #expect(m.outstandingResponses == 2)
+        let end = m.streamed(sequence: 0, chunks: [Array("!".utf8)], finished: true, now: t0)
+        #expect(render(end) == ["log", "write HTTP/1.1 200 OK", "log"])
+        #expect(written(end).hasPrefix("1\r\n!\r\n0\r\n\r\nHTTP/1.1 200 OK"))
+        #expect(m.outstandingResponses == 0)
+    }
+
+    @Test func streamedBodyToHEADIsCancelledAndHTTP10StreamEndsByClosing() {
+        var m = machine()
+        _ = m.receive(Array("HEAD /s HTTP/1.1\r\nHost: h\r\n\r\n".utf8), now: t0)
+        let head = m.responseReady(
+            sequence: 0, response: HTTPResponse(status: 200, bodyStream: HTTPBodyStream()), now: t0)
+        #expect(render(head) == ["write HTTP/1.1 200 OK", "cancel stream", "log"])
+
+        var old = machine()
+        _ = old.receive(Array("GET /s HTTP/1.0\r\nConnection: keep-alive\r\n\r\n".utf8), now: t0)
+        let started = old.responseReady(
+            sequence: 0, response: HTTPResponse(status: 200, bodyStream: HTTPBodyStream()), now: t0)
+        #expect(written(started).contains("connection: close\r\n"))
+        #expect(!written(started).contains("chunked"))
+        let end = old.streamed(sequence: 0, chunks: [Array("raw".utf8)], finished: true, now: t0)
+        #expect(render(end) == ["log", "close graceful"])
+        #expect(written(end) == "raw")
+    }
+
+    @Test func drainEndsAStreamedBody() {
+        var m = machine()
+        _ = m.receive(Array("GET /s HTTP/1.1\r\nHost: h\r\n\r\n".utf8), now: t0)
+        _ = m.responseReady(sequence: 0, response: HTTPResponse(status: 200, bodyStream: HTTPBodyStream()), now: t0)
+        let drained = m.beginDrain(now: t0)
+        #expect(written(drained) == "0\r\n\r\n")
+        #expect(render(drained) == ["log", "close graceful"])
     }
 
     @Test func responsesLeaveInRequestOrder() {

@@ -26,6 +26,8 @@ import Testing
                 }
             case .log: "log"
             case .cancelHandlers: "cancel"
+            case .attachStream(let sequence, _): "attach \(sequence)"
+            case .cancelStream: "cancel stream"
             case .close(let graceful): graceful ? "close graceful" : "close now"
             }
         }

@@ -41,6 +41,13 @@ public struct HTTPRequest: Sendable {
         self.remoteAddress = remoteAddress
     }
 
+    /// The body read as an HTML form (`application/x-www-form-urlencoded`): its name/value
+    /// pairs in order, decoded as the query is (`+` is a space, `%XX` a byte).
+    /// Source: WHATWG URL, application/x-www-form-urlencoded parsing.
+    public var formItems: [(name: String, value: String)] {
+        RequestTarget.decodeQuery(String(decoding: body, as: UTF8.self))
+    }
+
     /// The first value of the query item named `name` (exact, case-sensitive match), or `nil`.
     public func queryItem(_ name: String) -> String? {
         queryItems.first { $0.name == name }?.value

@@ -1,7 +1,7 @@
 /// Encodes ``HTTPResponse`` values as HTTP/1.1 response messages (RFC 9112 §4, §6). No I/O.
 ///
 /// The serializer owns the framing fields: it always writes `content-length` (except where
-/// RFC 9110 §8.6 forbids it: 1xx, 204, 304) and `connection: close` / `keep-alive` as decided
+/// RFC 9110 §8.6 forbids it: 1xx, 204, 304, and for a streamed body, which is chunked) and `connection: close` / `keep-alive` as decided
 /// by the connection; handler-supplied `content-length`, `transfer-encoding`, `connection` and
 /// `keep-alive` fields are dropped. CR, LF and NUL in handler-supplied values are replaced by
 /// spaces so a value echoing peer input cannot split the response.
@@ -20,8 +20,19 @@ enum HTTP1ResponseSerializer {
     struct Message: Sendable {
         var head: [UInt8]
         var body: [UInt8]
+        /// Set when the response's ``HTTPResponse/bodyStream`` follows `body`: how its chunks
+        /// are framed and whether the connection closes after it.
+        var streaming: Streaming?
         /// `head` followed by `body`; for tests and small messages.
         var bytes: [UInt8] { head + body }
+    }
+
+    /// How a streamed body is sent.
+    struct Streaming: Sendable {
+        /// Chunked framing (HTTP/1.1); otherwise raw bytes ended by closing (HTTP/1.0).
+        var chunked: Bool
+        /// The connection closes once the body ends.
+        var closesConnection: Bool
     }
 
     /// The interim response sent when a peer waits on `Expect: 100-continue` (RFC 9110 §15.2.1).
@@ -43,7 +54,14 @@ enum HTTP1ResponseSerializer {
             appendField(name, value, to: &head)
         }
         let bodyAllowed = status >= 200 && status != 204 && status != 304
-        if bodyAllowed {
+        let sendsBody = bodyAllowed && context.requestMethod != "HEAD"
+        // A streamed body: chunked on HTTP/1.1; on HTTP/1.0 its end is the connection's close.
+        let streams = sendsBody && response.bodyStream != nil
+        var context = context
+        if streams && context.requestMinorVersion == 0 { context.keepAlive = false }
+        if streams {
+            if context.requestMinorVersion > 0 { appendField("transfer-encoding", "chunked", to: &head) }
+        } else if bodyAllowed {
             appendField("content-length", String(response.body.count), to: &head)
         }
         if !context.keepAlive {
@@ -52,9 +70,27 @@ enum HTTP1ResponseSerializer {
             appendField("connection", "keep-alive", to: &head)
         }
         head.append(contentsOf: [ASCII.cr, ASCII.lf])
-        let sendsBody = bodyAllowed && context.requestMethod != "HEAD"
-        return Message(head: head, body: sendsBody ? response.body : [])
+        guard streams else { return Message(head: head, body: sendsBody ? response.body : []) }
+        let chunked = context.requestMinorVersion > 0
+        return Message(
+            head: head, body: chunked ? chunk(response.body) : response.body,
+            streaming: Streaming(chunked: chunked, closesConnection: !context.keepAlive))
     }
+
+    /// `bytes` as one chunk of a chunked body (RFC 9112 §7.1); nothing for no bytes, since an
+    /// empty chunk ends the body.
+    static func chunk(_ bytes: [UInt8]) -> [UInt8] {
+        guard !bytes.isEmpty else { return [] }
+        var out = Array(String(bytes.count, radix: 16).utf8)
+        out.reserveCapacity(out.count + bytes.count + 4)
+        out.append(contentsOf: [ASCII.cr, ASCII.lf])
+        out.append(contentsOf: bytes)
+        out.append(contentsOf: [ASCII.cr, ASCII.lf])
+        return out
+    }
+
+    /// The last chunk, with no trailer fields: the end of a chunked body.
+    static let lastChunk: [UInt8] = Array("0\r\n\r\n".utf8)
 
     private static func appendField(_ name: String, _ value: String, to head: inout [UInt8]) {
         head.append(contentsOf: name.utf8)

@@ -36,7 +36,17 @@ public struct HTTPHandlerStreamAdapter: HTTP2StreamHandler {
     private func send(_ response: HTTPResponse, on stream: HTTP2Stream, isHead: Bool = false) async {
         var headers = response.headers
         headers.remove("content-length")
+        headers.remove("transfer-encoding")
         let noBody = response.status == 204 || response.status == 304 || response.status < 200
+        if let bodyStream = response.bodyStream {
+            guard !noBody && !isHead else {
+                bodyStream.cancel()
+                try? await stream.sendHeaders(status: response.status, headers, endStream: true)
+                return
+            }
+            await sendStreamed(response, bodyStream, headers: headers, on: stream)
+            return
+        }
         if !noBody { headers.add("content-length", String(response.body.count)) }
         let sendsBody = !noBody && !isHead && !response.body.isEmpty
         do {
@@ -44,6 +54,25 @@ public struct HTTPHandlerStreamAdapter: HTTP2StreamHandler {
             if sendsBody { try await stream.sendData(response.body, endStream: true) }
         } catch {
             // The peer reset the stream or left; nothing more to do.
+        }
+    }
+
+    /// A streamed body as DATA frames, each run as the producer writes it; cancelled when the
+    /// peer resets the stream or leaves.
+    private func sendStreamed(
+        _ response: HTTPResponse, _ bodyStream: HTTPBodyStream, headers: HTTPHeaders, on stream: HTTP2Stream
+    ) async {
+        do {
+            try await stream.sendHeaders(status: response.status, headers, endStream: false)
+            if !response.body.isEmpty { try await stream.sendData(response.body, endStream: false) }
+            while let chunks = await withTaskCancellationHandler(
+                operation: { await bodyStream.next() }, onCancel: { bodyStream.cancel() })
+            {
+                for chunk in chunks { try await stream.sendData(chunk, endStream: false) }
+            }
+            try await stream.sendData([], endStream: true)
+        } catch {
+            bodyStream.cancel()  // The peer reset the stream or left.
         }
     }
 }

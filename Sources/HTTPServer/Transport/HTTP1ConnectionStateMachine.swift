@@ -37,6 +37,12 @@ struct HTTP1ConnectionStateMachine: Sendable {
         /// Cancel the tasks of handlers still running: the peer has stopped sending, which
         /// usually means it went away. Their responses are still written if they arrive.
         case cancelHandlers
+        /// Deliver the chunks `stream` receives from now on with
+        /// ``streamed(sequence:chunks:finished:now:)``: its response head is written.
+        case attachStream(sequence: UInt64, HTTPBodyStream)
+        /// Cancel `stream`: its response sends no body (`HEAD`, 204, 304), so the producer
+        /// should stop.
+        case cancelStream(HTTPBodyStream)
         /// Close the connection: `graceful` after queued bytes are sent (then linger on reads so
         /// the peer sees the response, RFC 9112 §9.6), otherwise at once. Handlers still running
         /// should be cancelled. No further actions follow.
@@ -85,6 +91,8 @@ struct HTTP1ConnectionStateMachine: Sendable {
             /// The response is ready; `context` is `nil` for a request rejected before it was
             /// complete (no method or version known).
             case answered(HTTPResponse, context: HTTP1ResponseSerializer.Context?)
+            /// The head is written and the streamed body is being sent; `bytes` so far.
+            case streaming(HTTP1ResponseSerializer.Streaming, status: Int, bytes: Int)
         }
 
         let sequence: UInt64
@@ -179,6 +187,31 @@ struct HTTP1ConnectionStateMachine: Sendable {
         return pump(now: now)
     }
 
+    /// Chunks of the streamed body of request `sequence` arrived; `finished` when it ended.
+    /// Unknown sequences are ignored.
+    mutating func streamed(sequence: UInt64, chunks: [[UInt8]], finished: Bool, now: ContinuousClock.Instant)
+        -> [Action]
+    {
+        guard !isClosed, let first = slots.first, first.sequence == sequence,
+            case .streaming(let streaming, let status, var bytes) = first.stage
+        else { return [] }
+        var actions: [Action] = []
+        for chunk in chunks where !chunk.isEmpty {
+            bytes += chunk.count
+            actions.append(.write(streaming.chunked ? HTTP1ResponseSerializer.chunk(chunk) : chunk))
+        }
+        lastActivityAt = now
+        guard finished else {
+            slots[0].stage = .streaming(streaming, status: status, bytes: bytes)
+            return actions
+        }
+        if streaming.chunked { actions.append(.write(HTTP1ResponseSerializer.lastChunk)) }
+        slots.removeFirst()
+        actions.append(.log(logLine(first, status: status, bytes: bytes, now: now)))
+        if streaming.closesConnection || first.closesConnection { return actions + close(graceful: true) }
+        return actions + pump(now: now)
+    }
+
     /// Some queued bytes were written.
     mutating func wroteBytes(now: ContinuousClock.Instant) {
         lastActivityAt = now
@@ -231,6 +264,12 @@ struct HTTP1ConnectionStateMachine: Sendable {
         slots.removeAll {
             if case .awaitingBody = $0.stage { return true }
             return false
+        }
+        if let first = slots.first, case .streaming(let streaming, let status, let bytes) = first.stage {
+            // A streamed body may never end by itself: end it now (its producer is cancelled).
+            var actions: [Action] = streaming.chunked ? [.write(HTTP1ResponseSerializer.lastChunk)] : []
+            actions.append(.log(logLine(first, status: status, bytes: bytes, now: now)))
+            return actions + close(graceful: true)
         }
         guard let last = slots.indices.last else { return close(graceful: true) }
         slots[last].closesConnection = true
@@ -306,13 +345,12 @@ struct HTTP1ConnectionStateMachine: Sendable {
                 slots[0].stage = .awaitingBody(continueOwed: false)
                 bodyClockStarts(now: now)
                 return actions
-            case .awaitingBody(continueOwed: false), .dispatched:
+            case .awaitingBody(continueOwed: false), .dispatched, .streaming:
                 return actions
             case .answered(let ready, let context):
                 response = ready
                 answeredContext = context
             }
-            slots.removeFirst()
             var context =
                 answeredContext
                 ?? .init(requestMethod: "GET", requestMinorVersion: 1, keepAlive: false)
@@ -320,12 +358,18 @@ struct HTTP1ConnectionStateMachine: Sendable {
             let message = HTTP1ResponseSerializer.serialize(response, context: context)
             actions.append(.write(message.head))
             if !message.body.isEmpty { actions.append(.write(message.body)) }
-            let elapsed = (now - first.startedAt).milliseconds
             let status = (100...999).contains(response.status) ? response.status : 500
-            actions.append(
-                .log(
-                    "\(remoteAddress) \"\(first.requestLine)\" \(status) \(response.body.count)B "
-                        + "\(LogFormat.milliseconds(elapsed))ms"))
+            if let stream = response.bodyStream {
+                if let streaming = message.streaming {
+                    // The slot stays at the head, holding back later responses, until the body ends.
+                    slots[0].stage = .streaming(streaming, status: status, bytes: response.body.count)
+                    actions.append(.attachStream(sequence: first.sequence, stream))
+                    return actions
+                }
+                actions.append(.cancelStream(stream))
+            }
+            slots.removeFirst()
+            actions.append(.log(logLine(first, status: status, bytes: response.body.count, now: now)))
             if !context.keepAlive { return actions + close(graceful: true) }
         }
         guard slots.isEmpty else { return actions }
@@ -339,6 +383,12 @@ struct HTTP1ConnectionStateMachine: Sendable {
         case .reading, .closed:
             return actions
         }
+    }
+
+    /// The access-log line of a response that is complete.
+    private func logLine(_ slot: Slot, status: Int, bytes: Int, now: ContinuousClock.Instant) -> String {
+        let elapsed = (now - slot.startedAt).milliseconds
+        return "\(remoteAddress) \"\(slot.requestLine)\" \(status) \(bytes)B \(LogFormat.milliseconds(elapsed))ms"
     }
 
     /// The peer was told to send the body (`100 Continue`): its body clock starts now.

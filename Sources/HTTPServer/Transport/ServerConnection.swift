@@ -68,6 +68,9 @@ final class ServerConnection: EventLoopSource {
     private let openedAt: ContinuousClock.Instant
     /// Running HTTP/1.1 handlers by request sequence.
     private var handlerTasks: [UInt64: Task<Void, Never>] = [:]
+    /// HTTP/1.1 response bodies being streamed, by request sequence; cancelled when the
+    /// connection closes or the peer stops sending.
+    private var bodyStreams: [UInt64: HTTPBodyStream] = [:]
     private var outbound = OutboundBuffer()
     private var lastWriteProgress: ContinuousClock.Instant
     /// HTTP/2 writers waiting for the send queue to drain.
@@ -221,7 +224,15 @@ final class ServerConnection: EventLoopSource {
                 core.log(line)
             case .cancelHandlers:
                 cancelTasks()
+            case .attachStream(let sequence, let stream):
+                bodyStreams[sequence] = stream
+                let core = self.core
+                let token = self.token
+                stream.attach { core.loop.execute { core.connection(token)?.streamReadable(sequence: sequence) } }
+            case .cancelStream(let stream):
+                stream.cancel()
             case .close(let graceful):
+                cancelBodyStreams()  // Nothing more of theirs will be sent.
                 if !graceful {
                     close()
                     return
@@ -268,6 +279,16 @@ final class ServerConnection: EventLoopSource {
         handlerTasks[sequence] = nil
         let now = core.now
         withHTTP1 { $0.responseReady(sequence: sequence, response: response, now: now) }
+        updateInterest()
+    }
+
+    /// A streamed body has chunks or has ended; loop thread.
+    func streamReadable(sequence: UInt64) {
+        guard let stream = bodyStreams[sequence] else { return }
+        let (chunks, finished) = stream.take()
+        if finished { bodyStreams[sequence] = nil }
+        let now = core.now
+        withHTTP1 { $0.streamed(sequence: sequence, chunks: chunks, finished: finished, now: now) }
         updateInterest()
     }
 
@@ -441,6 +462,7 @@ final class ServerConnection: EventLoopSource {
         }
         phase = .closed
         cancelTasks()
+        bodyStreams = [:]
         http2?.task.cancel()
         http2?.stream.markClosed()
         failWriteWaiters()
@@ -453,6 +475,12 @@ final class ServerConnection: EventLoopSource {
     private func cancelTasks() {
         for task in handlerTasks.values { task.cancel() }
         handlerTasks = [:]
+        cancelBodyStreams()
+    }
+
+    /// Cancels the streamed bodies; each then ends through ``streamReadable(sequence:)``.
+    private func cancelBodyStreams() {
+        for stream in Array(bodyStreams.values) { stream.cancel() }
     }
 
     private func failWriteWaiters() {
