@@ -1,4 +1,5 @@
 import FirestoreModel
+import GoogleWire
 import HTTPServer
 import Synchronization
 
@@ -146,10 +147,14 @@ final class WebChannelSession: Sendable {
         }
     }
 
-    /// The payload the SDK reads a stream's failure from: `[{"error": {code, message, status}}]`.
+    /// The payload the SDK reads a stream's failure from: `[{"error": {message, status}}]`,
+    /// as the emulator sends it (no numeric code; the SDK maps `status`).
     static func errorPayload(_ error: FirestoreError) -> [UInt8] {
+        let body: JSONValue = .object([
+            .init("error", .object([.init("message", .string(error.message)), .init("status", .string(error.code.name))]))
+        ])
         var out: [UInt8] = [UInt8(ascii: "[")]
-        RESTCodec.encodeError(error, httpStatus: error.code.rawValue).write(into: &out)
+        body.write(into: &out)
         out.append(UInt8(ascii: "]"))
         return out
     }
