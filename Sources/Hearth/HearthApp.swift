@@ -24,6 +24,8 @@ public final class HearthApp: Sendable {
     /// Index definitions (firestore.indexes.json, the Admin API) and the missing indexes seen.
     public let indexes: IndexesController
     let firestoreServer: HTTPServer
+    /// The web SDK's WebChannel sessions on the Firestore port (ended by `stop()`).
+    public let webChannel: WebChannelService
     /// The in-process Functions host (the app's callables, schedules, triggers, FCM outbox).
     public let functions: FunctionsHost
     /// Nil when `firebase.json` names emulators but not `functions` (and no `--functions-port`).
@@ -105,6 +107,7 @@ public final class HearthApp: Sendable {
         let queryLog: (@Sendable (String) -> Void)? = options.quiet ? nil : requestLog
         let handler = FirestorePortHandler(
             rest: FirestoreRESTService(engine: engine, queryLog: queryLog), admin: EmulatorAdmin(engine: engine, rules: rules, indexes: indexes))
+        webChannel = handler.webChannel
         let grpc = FirestoreGRPCService(engine: engine, log: requestLog, queryLog: queryLog)
         var firestoreConfiguration = HTTPServerConfiguration.googleShaped(host: config.firestore.host, port: config.firestore.port)
         firestoreConfiguration.eventLoops = Self.firestoreEventLoops
@@ -202,6 +205,7 @@ public final class HearthApp: Sendable {
         functionsTask.withLock { $0?.cancel() }
         versionCollector.withLock { $0?.cancel() }
         await functionsServer?.shutdown()
+        webChannel.shutDown()
         await firestoreServer.shutdown()
         await suite.stop()  // Auth, hub, --export-on-exit.
         engine.close()

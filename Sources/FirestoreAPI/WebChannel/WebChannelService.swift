@@ -34,6 +34,9 @@ public final class WebChannelService: Sendable {
     static let checkInterval: Duration = .seconds(5)
     /// At most this many maps in one POST.
     static let maxMapsPerRequest = 1000
+    /// At most this many sessions at once (every tab holds two); beyond it an opening POST
+    /// gets 503 and the client retries with backoff.
+    static let maxSessions = 20_000
 
     private let engine: FirestoreEngine
     private let sessions = Mutex<[String: WebChannelSession]>([:])
@@ -113,7 +116,12 @@ public final class WebChannelService: Sendable {
         do throws(FirestoreError) { form = try Self.form(request) } catch { return Self.badRequest(error.message) }
         let database = request.queryItem("database").flatMap { try? FirestoreProto.databaseID(fromName: $0) }
         let session = WebChannelSession(id: Self.newSessionID(), database: database, now: now)
-        sessions.withLock { $0[session.id] = session }
+        let admitted = sessions.withLock { s -> Bool in
+            guard s.count < Self.maxSessions else { return false }
+            s[session.id] = session
+            return true
+        }
+        guard admitted else { return Self.text(503, Array("Too many open channels; retry later.\n".utf8)) }
         startChecking()
         let authorization = form.headers["authorization"]
         let auth = Result { () throws(FirestoreError) in try BearerToken.authContext(fromHeader: authorization) }
