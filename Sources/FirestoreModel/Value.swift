@@ -44,7 +44,7 @@ extension Value: Hashable {
         case (.integer(let a), .integer(let b)): return a == b
         case (.double(let a), .double(let b)): return a.bitPattern == b.bitPattern || (a.isNaN && b.isNaN)
         case (.timestamp(let a), .timestamp(let b)): return a == b
-        case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)
+        case (.string(let a), .string(let b)): return bytesEqual(a, b)
         case (.bytes(let a), .bytes(let b)): return a == b
         case (.reference(let a), .reference(let b)): return a == b
         case (.geoPoint(let a), .geoPoint(let b)):

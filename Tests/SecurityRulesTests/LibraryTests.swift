@@ -69,6 +69,9 @@ struct LibraryTests {
         ),
         ("[1, 2, 3].removeAll([2, 2.0])", "[1, 3]"), ("[1, 2.0, 3].removeAll([2])", "[1, 2.0, 3]"),
         ("{'a': {'b': 1}}.get(['a', 'b'], 0)", "1"),
+        // Keys are exact bytes: U+00E9 and e + U+0301 are two keys of a diff (issue 23 item 3).
+        ("{'\u{E9}': 1}.diff({'e\u{301}': 1}).affectedKeys().size()", "2"),
+        ("{'\u{E9}': 1, 'e\u{301}': 2}.diff({'\u{E9}': 1}).addedKeys().size()", "1"),
         (
             "{'a': 1}.get(1, 0)",
             "ERR(Unsupported operation error. Received: map.get(int, int). Expected: map.get(string, any), map.get(list, any).)"

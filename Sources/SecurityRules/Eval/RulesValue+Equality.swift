@@ -28,7 +28,7 @@ extension RulesValue {
         case (.float(let x), .float(let y)): return x == y || (nanEqual && x.isNaN && y.isNaN)
         case (.int(let x), .float(let y)): return numbersByValue && exactlyEqual(x, y)
         case (.float(let x), .int(let y)): return numbersByValue && exactlyEqual(y, x)
-        case (.string(let x), .string(let y)): return x.utf8.elementsEqual(y.utf8)
+        case (.string(let x), .string(let y)): return bytesEqual(x, y)
         case (.bytes(let x), .bytes(let y)): return x == y
         case (.list(let x), .list(let y)):
             return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1, numbersByValue: nested, deep: deep, nanEqual: nanEqual) }

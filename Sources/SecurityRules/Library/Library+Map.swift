@@ -69,14 +69,12 @@ extension Library {
     static func diffKeys(_ c: Builtin.Call, _ keep: (RulesValue?, RulesValue?) -> Bool) throws(RulesEvalError) -> RulesValue {
         let d = receiverDiff(c)
         try c.charge(d.left.entries.count + d.right.entries.count)
-        var keys = Set(d.left.entries.keys)
-        keys.formUnion(d.right.entries.keys)
-        let selected = keys.sorted(by: utf8LessThan).filter { keep(d.left.entries[$0], d.right.entries[$0]) }
+        // Keys as exact names: `é` and `e`+U+0301 are two keys (a `Set<String>` would merge them).
+        var keys = Set(d.left.entries.storage.keys)
+        keys.formUnion(d.right.entries.storage.keys)
+        let selected = keys.sorted().map(\.string).filter { keep(d.left.entries[$0], d.right.entries[$0]) }
         return .set(RulesSet(selected.map { .string($0) }))
     }
-
-    /// UTF-8 order of keys.
-    static func utf8LessThan(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 
     /// True when two values of one key differ (numbers by value, NaN equal to NaN).
     static func changed(_ a: RulesValue, _ b: RulesValue) -> Bool { !RulesValue.diffEqual(a, b) }
