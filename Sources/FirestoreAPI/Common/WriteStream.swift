@@ -35,10 +35,10 @@ struct WriteStream<Transport: FirestoreStreamTransport> {
             }
             guard let db = database, !request.writes.isEmpty else { continue }
             let response = try await engine.groupCommit(request.writes, in: db, auth: auth)
-            let results = response.writeResults.map { r in
-                WriteResult(updateTime: r.updateTime ?? response.commitTime, transformResults: r.transformResults)
-            }
-            try await transport.send(WriteResponse(streamToken: token(), writeResults: results, commitTime: response.commitTime))
+            // As Commit answers: a delete's result has no update time (emulator 1.19.9, over
+            // gRPC and WebChannel alike; the SDKs fall back to the commit time).
+            try await transport.send(
+                WriteResponse(streamToken: token(), writeResults: response.writeResults, commitTime: response.commitTime))
         }
     }
 }
