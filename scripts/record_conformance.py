@@ -1041,6 +1041,23 @@ def upd(segments, fields):
     return {"update": {"name": doc_name(segments), "fields": fields}}
 
 
+def dotted(segments):
+    """The field path a.a.…a of `segments` segments."""
+    return ".".join(["a"] * segments)
+
+
+def nest_path(levels):
+    """{a: {a: … 1}} with `levels` maps, as an increment on dotted(levels + 1) builds it."""
+    v = i(1)
+    for _ in range(levels):
+        v = mpd({"a": v})
+    return v
+
+
+def transform(segments, *field_transforms):
+    return {"transform": {"document": doc_name(segments), "fieldTransforms": list(field_transforms)}}
+
+
 def commit_step(*writes):
     return {"method": "POST", "path": ":commit", "body": {"writes": list(writes)}}
 
@@ -1086,6 +1103,28 @@ LIMIT_CASES = [
      [commit_step(*[upd(["lim", f"r{k}"], {"s": {"stringValue": RP("x", 1000000)}}) for k in range(5)])]),
     ("commit of 11 MB (eleven 1,000,000-byte documents)",
      [commit_step(*[upd(["lim", f"q{k}"], {"s": {"stringValue": RP("x", 1000000)}}) for k in range(11)])]),
+    *[(f"update mask path of {k} segments",
+       [commit_step({**upd(["lim", f"m{k}"], {"a": i(1)}), "updateMask": {"fieldPaths": [dotted(k)]}})])
+      for k in (20, 21, 22)],
+    ("UpdateDocument (PATCH) with an update mask path of 21 segments",
+     [{"method": "PATCH", "path": f"/lim/pm?updateMask.fieldPaths={dotted(21)}", "body": {"fields": {}}}]),
+    # The emulator checks nesting on the fields a write sends, not on what its transforms build.
+    *[(f"increment on a field path of {k} segments",
+       [commit_step(transform(["lim", f"i{k}"], {"fieldPath": dotted(k), "increment": i(1)})),
+        {"method": "GET", "path": f"/lim/i{k}", "body": None}])
+      for k in (20, 21, 22, 25, 30, 100)],
+    ("increment on a 22-segment path inside an update",
+     [commit_step({**upd(["lim", "iu"], {"b": i(1)}),
+                   "updateTransforms": [{"fieldPath": dotted(22), "increment": i(1)}]})]),
+    ("a plain write of the 21-deep document an increment built",
+     [commit_step(upd(["lim", "ir"], {"a": nest_path(21)}))]),
+    *[(f"appendMissingElements of a {k}-deep map",
+       [commit_step(transform(["lim", f"a{k}"], {"fieldPath": "x", "appendMissingElements": {"values": [nest(k)]}})),
+        {"method": "GET", "path": f"/lim/a{k}", "body": None}])
+      for k in (19, 20, 21, 22, 25)],
+    ("appendMissingElements of a 21-deep map at a 10-segment path",
+     [commit_step(transform(["lim", "ap"],
+                            {"fieldPath": dotted(10), "appendMissingElements": {"values": [nest(21)]}}))]),
 ]
 
 
@@ -1096,10 +1135,13 @@ def record_limits(emu):
         outcomes = []
         for step in steps:
             path = step["path"]
-            status, body = emu.call(step["method"], f"/v1/{DOCS}{path}", expand(expand_names(step["body"])))
+            status, body = emu.call(step["method"], f"/v1/{DOCS}{path}",
+                                    None if step["body"] is None else expand(expand_names(step["body"])))
             outcome = {"status": status}
             if status != 200:
                 outcome["error"] = error_of(body)
+            elif step["method"] == "GET":
+                outcome["fields"] = body.get("fields", {})
             elif step["path"] == ":batchWrite":
                 outcome["writeStatus"] = [st.get("code", 0) for st in body["status"]]
                 outcome["writeMessages"] = [st.get("message", "") for st in body["status"]]
@@ -1109,7 +1151,7 @@ def record_limits(emu):
         "description": "Writes at and just past each documented limit (https://firebase.google.com/docs/firestore/quotas, "
                        "https://firebase.google.com/docs/firestore/storage-size), sent in order over REST to a cleared "
                        "database. `expect` holds one outcome per step: the HTTP status and the error, or for BatchWrite the "
-                       "per-write codes. A string {\"$repeat\": [text, n]} is text repeated n times, an object key "
+                       "per-write codes, or for a GET the document's fields. A string {\"$repeat\": [text, n]} is text repeated n times, an object key "
                        "\"$repeat:c:n\" is c repeated n times, and {\"$name\": [segments]} is the document name under "
                        "the database's documents root.",
         "cases": cases,
