@@ -20,6 +20,7 @@ Talks REST v1 only (urllib, stdlib) with `Authorization: Bearer owner`, project
                        documents: write results and the resulting documents
   rest_paths.json      document ids with ':', '%', spaces, '@', '+', '=', UTF-8 and '%2F' in REST paths,
                        beside the custom verbs (`…/c/a:b:listCollectionIds`): what each call answers
+  cors.json            the CORS headers of REST answers and OPTIONS preflights with and without Origin
   limits.json          writes at and just past each size limit (value, field name, nesting,
                        document size, document name, request size) on every REST write path:
                        the status and error the emulator answers
@@ -1158,6 +1159,55 @@ def record_limits(emu):
     }
 
 
+# --------------------------------------------------------------------------- cors.json
+
+ORIGIN = "http://localhost:5173"
+SDK_HEADERS = ("google-cloud-resource-prefix, x-goog-request-params, x-goog-api-client, authorization, "
+               "content-type, x-firebase-gmpid")
+CORS_CASES = [
+    ("GET of a missing document with Origin", "GET", "/v1/{docs}/c/missing", None, {"Origin": ORIGIN}),
+    ("Commit with Origin", "POST", "/v1/{docs}:commit", {"writes": []}, {"Origin": ORIGIN}),
+    ("RunQuery with Origin", "POST", "/v1/{docs}:runQuery", {"structuredQuery": {"from": [{"collectionId": "c"}]}},
+     {"Origin": ORIGIN}),
+    ("a 400 answer with Origin", "POST", "/v1/{docs}:commit", {"writes": [{}]}, {"Origin": ORIGIN}),
+    ("readiness GET / with Origin", "GET", "/", None, {"Origin": ORIGIN}),
+    ("clearing the database with Origin", "DELETE", "/emulator/v1/{docs}", None, {"Origin": "https://app.example"}),
+    ("preflight of a Commit with the web SDK's headers", "OPTIONS", "/v1/{docs}:commit", None,
+     {"Origin": ORIGIN, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": SDK_HEADERS}),
+    ("preflight of a GET without requested headers", "OPTIONS", "/v1/{docs}/c/a", None,
+     {"Origin": ORIGIN, "Access-Control-Request-Method": "GET"}),
+    ("preflight with Origin only", "OPTIONS", "/v1/{docs}/c/a", None, {"Origin": ORIGIN}),
+    ("GET without Origin", "GET", "/v1/{docs}/c/missing", None, {}),
+]
+
+
+def record_cors(emu):
+    """Sends each case and keeps the status and every access-control-* and vary header."""
+    emu.clear()
+    cases = []
+    for k, (note, method, path, body, headers) in enumerate(CORS_CASES):
+        url = emu.base + path.format(docs=DOCS)
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(url, data=data, method=method, headers={
+            "Authorization": "Bearer owner", "Content-Type": "application/json", **headers})
+        try:
+            with urllib.request.urlopen(req) as resp:
+                status, got, text = resp.status, resp.headers, resp.read()
+        except urllib.error.HTTPError as e:
+            status, got, text = e.code, e.headers, e.read()
+        cors = {name.lower(): value for name, value in got.items()
+                if name.lower().startswith("access-control-") or name.lower() == "vary"}
+        cases.append({"id": f"c{k:03d}", "note": note, "method": method, "path": path, "body": body,
+                      "headers": headers, "expect": {"status": status, "headers": dict(sorted(cors.items())),
+                                                      "emptyBody": len(text) == 0}})
+    return {
+        "description": "CORS answers of the Firestore port: each request (path with {docs} for the documents root "
+                       "of the project) and the status, the access-control-* and vary headers (names lower-cased, "
+                       "sorted) and whether the body was empty.",
+        "cases": cases,
+    }
+
+
 # --------------------------------------------------------------------------- rest_paths.json
 
 ID_CHARACTERS = ["a:b", "a%3Ac", "a%20b", "a@b", "a+b", "a=b", "h%C3%A9llo", "x:runQuery", "a:b:c", "a%25b",
@@ -1230,6 +1280,7 @@ def main():
         ("transforms.json", record_transforms, 3),
         ("limits.json", record_limits, 4),
         ("rest_paths.json", record_rest_paths, 3),
+        ("cors.json", record_cors, 3),
     ]:
         if args.only is not None and filename not in args.only:
             continue

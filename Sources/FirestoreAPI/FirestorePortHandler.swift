@@ -4,7 +4,7 @@ import HTTPServer
 
 /// Everything served on the Firestore port over HTTP/1.1: REST v1 (`/v1/…`), the emulator's
 /// admin endpoints (`/emulator/v1/…`), the readiness check `GET /` → `Ok`, and CORS for the
-/// web SDKs. Source: docs/reference/firestore-wire.md §1, §2.1.
+/// web SDKs (`CORSPolicy.firestore`). Source: docs/reference/firestore-wire.md §1, §2.1, §2.8.
 public struct FirestorePortHandler: HTTPHandler {
     /// The REST adapter.
     public let rest: FirestoreRESTService
@@ -18,15 +18,10 @@ public struct FirestorePortHandler: HTTPHandler {
     }
 
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        let cors = CORSPolicy.firestore
+        if cors.isPreflight(request) { return cors.preflight(request) }
         var response: HTTPResponse
-        if request.method == "OPTIONS" {
-            response = HTTPResponse(status: 204)
-            response.headers.add("access-control-allow-methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS")
-            response.headers.add(
-                "access-control-allow-headers",
-                request.headers["access-control-request-headers"] ?? "authorization, content-type, x-goog-api-client")
-            response.headers.add("access-control-max-age", "3600")
-        } else if request.path.hasPrefix("/v1/") || request.path.hasPrefix("/v1beta1/") {
+        if request.path.hasPrefix("/v1/") || request.path.hasPrefix("/v1beta1/") {
             if let answered = admin.handleIndexRequest(request) {
                 response = answered
             } else {
@@ -43,11 +38,11 @@ public struct FirestorePortHandler: HTTPHandler {
         return Self.allowingOrigin(request.headers["origin"], response)
     }
 
-    /// `response` with the CORS origin every answer on this port carries: the request's
-    /// `Origin` header, or `*`.
+    /// `response` with the CORS headers every answer on this port carries
+    /// (`CORSPolicy.firestore`: the request's `Origin` echoed with credentials and methods, or `*`).
     static func allowingOrigin(_ origin: String?, _ response: HTTPResponse) -> HTTPResponse {
         var response = response
-        response.headers.add("access-control-allow-origin", origin ?? "*")
+        CORSPolicy.firestore.apply(to: &response, origin: origin)
         return response
     }
 
