@@ -1126,6 +1126,25 @@ LIMIT_CASES = [
     ("appendMissingElements of a 21-deep map at a 10-segment path",
      [commit_step(transform(["lim", "ap"],
                             {"fieldPath": dotted(10), "appendMissingElements": {"values": [nest(21)]}}))]),
+    # Read masks and query paths have the same 20-segment limit.
+    *[(f"GetDocument with a read mask path of {k} segments",
+       [{"method": "GET", "path": f"/lim/m20?mask.fieldPaths={dotted(k)}", "body": None}]) for k in (20, 21)],
+    ("BatchGetDocuments with a read mask path of 21 segments",
+     [{"method": "POST", "path": ":batchGet",
+       "body": {"documents": [doc_name(["lim", "m20"])], "mask": {"fieldPaths": [dotted(21)]}}}]),
+    *[(f"RunQuery selecting a path of {k} segments",
+       [{"method": "POST", "path": ":runQuery",
+         "body": {"structuredQuery": {"from": [{"collectionId": "lim"}],
+                                      "select": {"fields": [{"fieldPath": dotted(k)}]}, "limit": 1}}}])
+      for k in (20, 21)],
+    ("RunQuery filtering on a path of 21 segments",
+     [{"method": "POST", "path": ":runQuery",
+       "body": {"structuredQuery": {"from": [{"collectionId": "lim"}], "where": {"fieldFilter": {
+           "field": {"fieldPath": dotted(21)}, "op": "EQUAL", "value": i(1)}}}}}]),
+    ("RunQuery ordering by a path of 21 segments",
+     [{"method": "POST", "path": ":runQuery",
+       "body": {"structuredQuery": {"from": [{"collectionId": "lim"}],
+                                    "orderBy": [{"field": {"fieldPath": dotted(21)}}]}}}]),
 ]
 
 

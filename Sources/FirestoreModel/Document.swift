@@ -116,9 +116,9 @@ public enum DocumentLimits {
     /// stored (limits.json). Hearth stops at 100 levels so stored documents stay well inside
     /// `FieldsCodec.maxDepth`; the emulator's own reads fail past a few hundred levels.
     public static let maxTransformedDepth = 100
-    /// Maximum segments of a field path in a mask, a query or a write's update mask; the
-    /// emulator answers INVALID_ARGUMENT "paths must have at most 20 elements" past it
-    /// (limits.json). Field transform paths have no such limit.
+    /// Maximum segments of a field path in a read mask, a query (select, filters, orderBy) or a
+    /// write's update mask; the emulator answers INVALID_ARGUMENT "paths must have at most 20
+    /// elements" past it (limits.json). Field transform paths have no such limit.
     public static let maxPathSegments = 20
     /// Maximum bytes of a field name or id.
     public static let maxNameBytes = 1500
