@@ -325,9 +325,10 @@ struct CommitPlan: Sendable {
     var transaction: [UInt8]?
     var respond: @Sendable (CommitOutcome) throws(FirestoreError) -> FirestoreResponse
 
-    /// - Throws: `.invalidArgument` for a document id CreateDocument cannot use; `.internalError`
-    ///   for a request that makes no commit.
+    /// - Throws: `.invalidArgument` for a document id CreateDocument cannot use or a response
+    ///   mask path over 20 segments; `.internalError` for a request that makes no commit.
     init(_ request: FirestoreRequest) throws(FirestoreError) {
+        for p in FirestoreExecutor.readMask(of: request) ?? [] { try DocumentLimits.checkPathSegments(p) }
         switch request {
         case .createDocument(let r):
             let id = r.documentID.isEmpty ? AutoID.make() : r.documentID
