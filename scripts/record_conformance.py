@@ -20,6 +20,7 @@ Talks REST v1 only (urllib, stdlib) with `Authorization: Bearer owner`, project
                        documents: write results and the resulting documents
   rest_paths.json      document ids with ':', '%', spaces, '@', '+', '=', UTF-8 and '%2F' in REST paths,
                        beside the custom verbs (`…/c/a:b:listCollectionIds`): what each call answers
+  cors.json            the CORS headers of REST answers and OPTIONS preflights with and without Origin
   limits.json          writes at and just past each size limit (value, field name, nesting,
                        document size, document name, request size) on every REST write path:
                        the status and error the emulator answers
@@ -1041,6 +1042,23 @@ def upd(segments, fields):
     return {"update": {"name": doc_name(segments), "fields": fields}}
 
 
+def dotted(segments):
+    """The field path a.a.…a of `segments` segments."""
+    return ".".join(["a"] * segments)
+
+
+def nest_path(levels):
+    """{a: {a: … 1}} with `levels` maps, as an increment on dotted(levels + 1) builds it."""
+    v = i(1)
+    for _ in range(levels):
+        v = mpd({"a": v})
+    return v
+
+
+def transform(segments, *field_transforms):
+    return {"transform": {"document": doc_name(segments), "fieldTransforms": list(field_transforms)}}
+
+
 def commit_step(*writes):
     return {"method": "POST", "path": ":commit", "body": {"writes": list(writes)}}
 
@@ -1086,6 +1104,57 @@ LIMIT_CASES = [
      [commit_step(*[upd(["lim", f"r{k}"], {"s": {"stringValue": RP("x", 1000000)}}) for k in range(5)])]),
     ("commit of 11 MB (eleven 1,000,000-byte documents)",
      [commit_step(*[upd(["lim", f"q{k}"], {"s": {"stringValue": RP("x", 1000000)}}) for k in range(11)])]),
+    *[(f"update mask path of {k} segments",
+       [commit_step({**upd(["lim", f"m{k}"], {"a": i(1)}), "updateMask": {"fieldPaths": [dotted(k)]}})])
+      for k in (20, 21, 22)],
+    ("UpdateDocument (PATCH) with an update mask path of 21 segments",
+     [{"method": "PATCH", "path": f"/lim/pm?updateMask.fieldPaths={dotted(21)}", "body": {"fields": {}}}]),
+    # The emulator checks nesting on the fields a write sends, not on what its transforms build.
+    *[(f"increment on a field path of {k} segments",
+       [commit_step(transform(["lim", f"i{k}"], {"fieldPath": dotted(k), "increment": i(1)})),
+        {"method": "GET", "path": f"/lim/i{k}", "body": None}])
+      for k in (20, 21, 22, 25, 30, 100)],
+    ("increment on a 22-segment path inside an update",
+     [commit_step({**upd(["lim", "iu"], {"b": i(1)}),
+                   "updateTransforms": [{"fieldPath": dotted(22), "increment": i(1)}]})]),
+    ("a plain write of the 21-deep document an increment built",
+     [commit_step(upd(["lim", "ir"], {"a": nest_path(21)}))]),
+    *[(f"appendMissingElements of a {k}-deep map",
+       [commit_step(transform(["lim", f"a{k}"], {"fieldPath": "x", "appendMissingElements": {"values": [nest(k)]}})),
+        {"method": "GET", "path": f"/lim/a{k}", "body": None}])
+      for k in (19, 20, 21, 22, 25)],
+    ("appendMissingElements of a 21-deep map at a 10-segment path",
+     [commit_step(transform(["lim", "ap"],
+                            {"fieldPath": dotted(10), "appendMissingElements": {"values": [nest(21)]}}))]),
+    # Read masks and query paths have the same 20-segment limit.
+    *[(f"GetDocument with a read mask path of {k} segments",
+       [{"method": "GET", "path": f"/lim/m20?mask.fieldPaths={dotted(k)}", "body": None}]) for k in (20, 21)],
+    ("BatchGetDocuments with a read mask path of 21 segments",
+     [{"method": "POST", "path": ":batchGet",
+       "body": {"documents": [doc_name(["lim", "m20"])], "mask": {"fieldPaths": [dotted(21)]}}}]),
+    ("ListDocuments with a read mask path of 21 segments",
+     [{"method": "GET", "path": f"/lim?mask.fieldPaths={dotted(21)}", "body": None}]),
+    ("CreateDocument with a response mask path of 21 segments",
+     [{"method": "POST", "path": f"/lim?documentId=cm&mask.fieldPaths={dotted(21)}", "body": {"fields": {}}}]),
+    ("UpdateDocument (PATCH) with a response mask path of 21 segments",
+     [{"method": "PATCH", "path": f"/lim/um?mask.fieldPaths={dotted(21)}", "body": {"fields": {}}}]),
+    ("RunAggregationQuery summing a path of 21 segments",
+     [{"method": "POST", "path": ":runAggregationQuery", "body": {"structuredAggregationQuery": {
+         "structuredQuery": {"from": [{"collectionId": "lim"}]},
+         "aggregations": [{"alias": "s", "sum": {"field": {"fieldPath": dotted(21)}}}]}}}]),
+    *[(f"RunQuery selecting a path of {k} segments",
+       [{"method": "POST", "path": ":runQuery",
+         "body": {"structuredQuery": {"from": [{"collectionId": "lim"}],
+                                      "select": {"fields": [{"fieldPath": dotted(k)}]}, "limit": 1}}}])
+      for k in (20, 21)],
+    ("RunQuery filtering on a path of 21 segments",
+     [{"method": "POST", "path": ":runQuery",
+       "body": {"structuredQuery": {"from": [{"collectionId": "lim"}], "where": {"fieldFilter": {
+           "field": {"fieldPath": dotted(21)}, "op": "EQUAL", "value": i(1)}}}}}]),
+    ("RunQuery ordering by a path of 21 segments",
+     [{"method": "POST", "path": ":runQuery",
+       "body": {"structuredQuery": {"from": [{"collectionId": "lim"}],
+                                    "orderBy": [{"field": {"fieldPath": dotted(21)}}]}}}]),
 ]
 
 
@@ -1096,10 +1165,13 @@ def record_limits(emu):
         outcomes = []
         for step in steps:
             path = step["path"]
-            status, body = emu.call(step["method"], f"/v1/{DOCS}{path}", expand(expand_names(step["body"])))
+            status, body = emu.call(step["method"], f"/v1/{DOCS}{path}",
+                                    None if step["body"] is None else expand(expand_names(step["body"])))
             outcome = {"status": status}
             if status != 200:
                 outcome["error"] = error_of(body)
+            elif step["method"] == "GET":
+                outcome["fields"] = body.get("fields", {})
             elif step["path"] == ":batchWrite":
                 outcome["writeStatus"] = [st.get("code", 0) for st in body["status"]]
                 outcome["writeMessages"] = [st.get("message", "") for st in body["status"]]
@@ -1109,9 +1181,58 @@ def record_limits(emu):
         "description": "Writes at and just past each documented limit (https://firebase.google.com/docs/firestore/quotas, "
                        "https://firebase.google.com/docs/firestore/storage-size), sent in order over REST to a cleared "
                        "database. `expect` holds one outcome per step: the HTTP status and the error, or for BatchWrite the "
-                       "per-write codes. A string {\"$repeat\": [text, n]} is text repeated n times, an object key "
+                       "per-write codes, or for a GET the document's fields. A string {\"$repeat\": [text, n]} is text repeated n times, an object key "
                        "\"$repeat:c:n\" is c repeated n times, and {\"$name\": [segments]} is the document name under "
                        "the database's documents root.",
+        "cases": cases,
+    }
+
+
+# --------------------------------------------------------------------------- cors.json
+
+ORIGIN = "http://localhost:5173"
+SDK_HEADERS = ("google-cloud-resource-prefix, x-goog-request-params, x-goog-api-client, authorization, "
+               "content-type, x-firebase-gmpid")
+CORS_CASES = [
+    ("GET of a missing document with Origin", "GET", "/v1/{docs}/c/missing", None, {"Origin": ORIGIN}),
+    ("Commit with Origin", "POST", "/v1/{docs}:commit", {"writes": []}, {"Origin": ORIGIN}),
+    ("RunQuery with Origin", "POST", "/v1/{docs}:runQuery", {"structuredQuery": {"from": [{"collectionId": "c"}]}},
+     {"Origin": ORIGIN}),
+    ("a 400 answer with Origin", "POST", "/v1/{docs}:commit", {"writes": [{}]}, {"Origin": ORIGIN}),
+    ("readiness GET / with Origin", "GET", "/", None, {"Origin": ORIGIN}),
+    ("clearing the database with Origin", "DELETE", "/emulator/v1/{docs}", None, {"Origin": "https://app.example"}),
+    ("preflight of a Commit with the web SDK's headers", "OPTIONS", "/v1/{docs}:commit", None,
+     {"Origin": ORIGIN, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": SDK_HEADERS}),
+    ("preflight of a GET without requested headers", "OPTIONS", "/v1/{docs}/c/a", None,
+     {"Origin": ORIGIN, "Access-Control-Request-Method": "GET"}),
+    ("preflight with Origin only", "OPTIONS", "/v1/{docs}/c/a", None, {"Origin": ORIGIN}),
+    ("GET without Origin", "GET", "/v1/{docs}/c/missing", None, {}),
+]
+
+
+def record_cors(emu):
+    """Sends each case and keeps the status and every access-control-* and vary header."""
+    emu.clear()
+    cases = []
+    for k, (note, method, path, body, headers) in enumerate(CORS_CASES):
+        url = emu.base + path.format(docs=DOCS)
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(url, data=data, method=method, headers={
+            "Authorization": "Bearer owner", "Content-Type": "application/json", **headers})
+        try:
+            with urllib.request.urlopen(req) as resp:
+                status, got, text = resp.status, resp.headers, resp.read()
+        except urllib.error.HTTPError as e:
+            status, got, text = e.code, e.headers, e.read()
+        cors = {name.lower(): value for name, value in got.items()
+                if name.lower().startswith("access-control-") or name.lower() == "vary"}
+        cases.append({"id": f"c{k:03d}", "note": note, "method": method, "path": path, "body": body,
+                      "headers": headers, "expect": {"status": status, "headers": dict(sorted(cors.items())),
+                                                      "emptyBody": len(text) == 0}})
+    return {
+        "description": "CORS answers of the Firestore port: each request (path with {docs} for the documents root "
+                       "of the project) and the status, the access-control-* and vary headers (names lower-cased, "
+                       "sorted) and whether the body was empty.",
         "cases": cases,
     }
 
@@ -1188,6 +1309,7 @@ def main():
         ("transforms.json", record_transforms, 3),
         ("limits.json", record_limits, 4),
         ("rest_paths.json", record_rest_paths, 3),
+        ("cors.json", record_cors, 3),
     ]:
         if args.only is not None and filename not in args.only:
             continue

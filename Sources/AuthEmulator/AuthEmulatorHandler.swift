@@ -8,8 +8,8 @@ import Synchronization
 /// Credentials (docs/reference/firestore-wire.md §4.1): any non-empty `key` query parameter or `X-Goog-Api-Key`
 /// header maps to the default project; `Authorization: Bearer owner` (or a `ya29.` OAuth
 /// token) is privileged — the Admin SDK form of each operation. Another bearer on an
-/// authenticated endpoint is 401. CORS: every origin reflected, requested headers allowed,
-/// `access-control-allow-private-network: true` when asked. `GET /` answers
+/// authenticated endpoint is 401. CORS (`CORSPolicy.auth`): every origin reflected with
+/// credentials, requested headers allowed, `access-control-allow-private-network: true` when asked. `GET /` answers
 /// `{"authEmulator":{"ready":true,…}}`.
 public struct AuthEmulatorHandler: HTTPHandler {
     /// The behaviour.
@@ -28,7 +28,7 @@ public struct AuthEmulatorHandler: HTTPHandler {
     /// Answers one request; never throws (errors become Auth error bodies).
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         var response = respond(request)
-        response.headers.replaceOrAdd("access-control-allow-origin", request.headers["origin"] ?? "*")
+        CORSPolicy.auth.apply(to: &response, for: request)
         if request.headers["access-control-request-private-network"] != nil {
             response.headers.replaceOrAdd("access-control-allow-private-network", "true")
         }
@@ -36,15 +36,7 @@ public struct AuthEmulatorHandler: HTTPHandler {
     }
 
     func respond(_ request: HTTPRequest) -> HTTPResponse {
-        if request.method == "OPTIONS" {
-            var r = HTTPResponse(status: 204)
-            r.headers.add("access-control-allow-methods", "GET,HEAD,PUT,PATCH,POST,DELETE")
-            if let h = request.headers["access-control-request-headers"] {
-                r.headers.add("access-control-allow-headers", h)
-            }
-            r.headers.add("vary", "Origin, Access-Control-Request-Headers")
-            return r
-        }
+        if CORSPolicy.auth.isPreflight(request) { return CORSPolicy.auth.preflight(request) }
         do throws(AuthError) {
             switch AuthRoute.parse(method: request.method, path: request.path) {
             case .root:

@@ -5,7 +5,7 @@ import HTTPServer
 /// Everything served on the Firestore port over HTTP/1.1: REST v1 (`/v1/…`), the web SDK's
 /// WebChannel streams (`/google.firestore.v1.Firestore/{Listen,Write}/channel`), the emulator's
 /// admin endpoints (`/emulator/v1/…`), the readiness check `GET /` → `Ok`, and CORS for the
-/// web SDKs. Source: docs/reference/firestore-wire.md §1, §2.1.
+/// web SDKs (`CORSPolicy.firestore`). Source: docs/reference/firestore-wire.md §1, §2.1, §2.8.
 public struct FirestorePortHandler: HTTPHandler {
     /// The REST adapter.
     public let rest: FirestoreRESTService
@@ -22,16 +22,11 @@ public struct FirestorePortHandler: HTTPHandler {
     }
 
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        let cors = CORSPolicy.firestore
+        if cors.isPreflight(request) { return cors.preflight(request) }
         var response: HTTPResponse
-        if request.method == "OPTIONS" {
-            response = HTTPResponse(status: 204)
-            response.headers.add("access-control-allow-methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS")
-            response.headers.add(
-                "access-control-allow-headers",
-                request.headers["access-control-request-headers"] ?? "authorization, content-type, x-goog-api-client")
-            response.headers.add("access-control-max-age", "3600")
-        } else if let method = WebChannelService.method(forPath: request.path) {
-            response = webChannel.handle(request, method: method)
+        if let method = WebChannelService.method(forPath: request.path) {
+            return Self.allowingChannelOrigin(request.headers["origin"], webChannel.handle(request, method: method))
         } else if request.path.hasPrefix("/v1/") || request.path.hasPrefix("/v1beta1/") {
             if let answered = admin.handleIndexRequest(request) {
                 response = answered
@@ -49,18 +44,29 @@ public struct FirestorePortHandler: HTTPHandler {
         return Self.allowingOrigin(request.headers["origin"], response)
     }
 
-    /// `response` with the CORS origin every answer on this port carries: the request's
-    /// `Origin` header, or `*`.
+    /// `response` with the CORS headers every answer on this port carries
+    /// (`CORSPolicy.firestore`: the request's `Origin` echoed with credentials and methods, or `*`).
     static func allowingOrigin(_ origin: String?, _ response: HTTPResponse) -> HTTPResponse {
         var response = response
-        response.headers.add("access-control-allow-origin", origin ?? "*")
-        if origin != nil {
-            // The web SDK's WebChannel requests are credentialed (XHR withCredentials).
-            response.headers.add("access-control-allow-credentials", "true")
-            response.headers.add("vary", "Origin")
-            response.headers.add(
-                "access-control-expose-headers", "x-client-wire-protocol, x-http-session-id, x-http-initial-response")
+        CORSPolicy.firestore.apply(to: &response, origin: origin)
+        return response
+    }
+
+    /// A WebChannel answer's CORS headers, as the emulator sends them on `/channel`: the
+    /// `Origin` echoed with credentials (the SDK's XHRs are credentialed), `Vary: Origin` and
+    /// the WebChannel headers exposed; no allowed methods (never preflighted). Without an
+    /// `Origin`, `*`. Source: Tests/WebClients/PROTOCOL.md §10.
+    static func allowingChannelOrigin(_ origin: String?, _ response: HTTPResponse) -> HTTPResponse {
+        var response = response
+        guard let origin else {
+            response.headers.replaceOrAdd("access-control-allow-origin", "*")
+            return response
         }
+        response.headers.replaceOrAdd("access-control-allow-origin", origin)
+        response.headers.replaceOrAdd("access-control-allow-credentials", "true")
+        response.headers.replaceOrAdd("vary", "Origin")
+        response.headers.replaceOrAdd(
+            "access-control-expose-headers", "x-client-wire-protocol, x-http-session-id, x-http-initial-response")
         return response
     }
 

@@ -159,7 +159,9 @@ extension FirestoreEngine {
             results.append(applied.result)
             documents.append(applied.document)
             if let d = applied.document {
-                try DocumentLimits.validate(fields: d.fields, path: path, database: database)
+                // The sent fields were checked at 20 levels (`validate(_:in:)`); transforms may nest deeper.
+                try DocumentLimits.validate(
+                    fields: d.fields, path: path, database: database, maxDepth: DocumentLimits.maxTransformedDepth)
             }
             if !auth.isAdmin {
                 let method = accessMethod(for: w, before: before)
@@ -229,7 +231,10 @@ extension FirestoreEngine {
         guard path.isDocument else { throw .invalidArgument("Document path must have an even number of segments: \(path)") }
         if let mask = w.updateMask {
             guard case .update = w.operation else { throw .invalidArgument("updateMask is only allowed with update.") }
-            for p in mask { try p.validateForWrite() }
+            for p in mask {
+                try DocumentLimits.checkPathSegments(p)
+                try p.validateForWrite()
+            }
         }
         if !w.updateTransforms.isEmpty {
             switch w.operation {

@@ -109,6 +109,17 @@ public enum DocumentLimits {
     /// Maximum nesting of maps and arrays inside one field: a field may hold 20 levels of
     /// maps/arrays, the 21st is refused (the emulator's count of the documented limit of 20).
     public static let maxDepth = 20
+    /// Maximum nesting of maps and arrays in a document that field transforms produced
+    /// (`validate(fields:path:database:maxDepth:)` after a write is applied). The emulator
+    /// checks nesting only on the fields a write sends, never on what its transforms build:
+    /// an `increment` on a 100-segment path or an `appendMissingElements` of a 47-deep map is
+    /// stored (limits.json). Hearth stops at 100 levels so stored documents stay well inside
+    /// `FieldsCodec.maxDepth`; the emulator's own reads fail past a few hundred levels.
+    public static let maxTransformedDepth = 100
+    /// Maximum segments of a field path in a read mask, a query (select, filters, orderBy) or a
+    /// write's update mask; the emulator answers INVALID_ARGUMENT "paths must have at most 20
+    /// elements" past it (limits.json). Field transform paths have no such limit.
+    public static let maxPathSegments = 20
     /// Maximum bytes of a field name or id.
     public static let maxNameBytes = 1500
     /// Maximum bytes of one string or bytes value (1 MiB − 89).
@@ -177,10 +188,14 @@ public enum DocumentLimits {
     ///   the last with production's message `Document '{name}' cannot be written because its
     ///   size (1,048,667 bytes) exceeds the maximum allowed size of 1,048,576 bytes.`
     ///   (quoted in public reports of production errors, e.g. GitHub divriots/story-to-design #41).
-    public static func validate(fields: FieldMap, path: ResourcePath, database: DatabaseID? = nil) throws(FirestoreError) {
+    ///   - maxDepth: the nesting allowed in one field, `maxDepth` (20) for the fields a write
+    ///     sends, `maxTransformedDepth` for a document after its transforms.
+    public static func validate(
+        fields: FieldMap, path: ResourcePath, database: DatabaseID? = nil, maxDepth: Int = DocumentLimits.maxDepth
+    ) throws(FirestoreError) {
         for (k, v) in fields {
             try validateName(k)
-            try validate(v, field: k, containers: 0, inMap: false)
+            try validate(v, field: k, containers: 0, inMap: false, maxDepth: maxDepth)
         }
         let size = size(of: fields, path: path)
         if size > maxDocumentBytes {
@@ -188,6 +203,15 @@ public enum DocumentLimits {
             throw .invalidArgument(
                 "Document '\(name)' cannot be written because its size (\(grouped(size)) bytes) exceeds the maximum allowed size of \(grouped(maxDocumentBytes)) bytes."
             )
+        }
+    }
+
+    /// Refuses a field path of a mask, a query or an update mask with more than
+    /// `maxPathSegments` (20) segments.
+    /// - Throws: `.invalidArgument` "paths must have at most 20 elements", the emulator's text.
+    public static func checkPathSegments(_ path: FieldPath) throws(FirestoreError) {
+        if path.segments.count > maxPathSegments {
+            throw .invalidArgument("paths must have at most \(maxPathSegments) elements")
         }
     }
 
@@ -217,7 +241,9 @@ public enum DocumentLimits {
 
     /// Validates `v`, a value inside top-level field `field` under `containers` maps/arrays,
     /// `inMap` when one of them is a map.
-    static func validate(_ v: Value, field: String, containers: Int, inMap: Bool) throws(FirestoreError) {
+    static func validate(
+        _ v: Value, field: String, containers: Int, inMap: Bool, maxDepth: Int
+    ) throws(FirestoreError) {
         switch v {
         case .timestamp(let t):
             if !t.isValid { throw .invalidArgument("Timestamp out of range.") }
@@ -229,7 +255,7 @@ public enum DocumentLimits {
             if containers + 1 > maxDepth { throw invalidNested(field) }
             for e in a {
                 if case .array = e { throw .invalidArgument("Cannot convert an array value in an array value.") }
-                try validate(e, field: field, containers: containers + 1, inMap: inMap)
+                try validate(e, field: field, containers: containers + 1, inMap: inMap, maxDepth: maxDepth)
             }
         case .map(let m):
             if containers + 1 > maxDepth { throw invalidNested(field) }
@@ -238,7 +264,7 @@ public enum DocumentLimits {
             for (k, e) in m {
                 if k.isEmpty || k.utf8.count > maxNameBytes { throw invalidNested(field) }
                 if !(isVector && k == "__type__") { try validateName(k) }
-                try validate(e, field: field, containers: containers + 1, inMap: true)
+                try validate(e, field: field, containers: containers + 1, inMap: true, maxDepth: maxDepth)
             }
         case .reference(let name):
             // projects/{p}/databases/{d}/documents/{c}/{id}…: an even, non-empty document path of valid ids.

@@ -37,6 +37,15 @@ extension StructuredQuery {
     ///   normalised orderBy (Hearth also takes one for the implicit `__name__`); a `__name__`
     ///   cursor value that is not a reference; an empty orderBy field path.
     public func validate() throws(FirestoreError) {
+        // Every field path of the query has at most 20 segments, checked first as the emulator does.
+        var paths = (select ?? []) + orderBy.map(\.field)
+        filter?.visitAll { f in
+            switch f {
+            case .field(let p, _, _), .unary(let p, _): paths.append(p)
+            case .composite: break
+            }
+        }
+        for p in paths { try DocumentLimits.checkPathSegments(p) }
         if let l = limit, l < 0 { throw .invalidArgument("limit is negative") }
         if offset < 0 { throw .invalidArgument("offset is negative") }
         if collectionID.isEmpty && !allDescendants { throw .invalidArgument("Collection id must not be empty.") }

@@ -11,6 +11,7 @@ import HTTPServer
 /// | `PUT /functions/disableBackgroundTriggers` / `enableBackgroundTriggers` | 200 `{"enabled": bool}` (recorded only) |
 /// | `POST /_admin/export` `{"path": DIR}` | Hearth export to DIR, 200 `{"message":"OK"}`; 403 with an `Origin` header |
 ///
+/// Every answer carries CORS headers (`CORSPolicy.functions`); `OPTIONS` is a preflight.
 /// `@firebase/rules-unit-testing` reads `GET /emulators` from `FIREBASE_EMULATOR_HUB`.
 /// Source: docs/reference/firestore-wire.md §2.4.
 struct HubHandler: HTTPHandler {
@@ -18,7 +19,17 @@ struct HubHandler: HTTPHandler {
     /// Exports the running data to a directory.
     let export: @Sendable (String) throws -> HearthExport.Summary
 
+    /// Answers one request, with the CORS headers of `CORSPolicy.functions` (the hub is a Node
+    /// emulator too); `OPTIONS` is a preflight.
     func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        let cors = CORSPolicy.functions
+        if cors.isPreflight(request) { return cors.preflight(request) }
+        var response = route(request)
+        cors.apply(to: &response, for: request)
+        return response
+    }
+
+    func route(_ request: HTTPRequest) -> HTTPResponse {
         switch (request.method, request.path) {
         case ("GET", "/"):
             guard let hub = registry.entry("hub") else { return .json(503, Array(#"{"message":"starting"}"#.utf8)) }

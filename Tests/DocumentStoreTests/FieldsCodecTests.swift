@@ -153,7 +153,7 @@ import Testing
         #expect(throws: FirestoreError.self) { try EncodedFields(validating: [0x02, 0x01, 0x01, 0x61, 0x7F]) }  // unknown tag
         #expect(throws: FirestoreError.self) { try EncodedFields(validating: [0x03, 0x00]) }  // unknown version
         var deep: [UInt8] = [0x02, 0x01, 0x01, 0x61]
-        for _ in 0..<70 { deep += [0x0B, 0x01, 0x01, 0x61] }
+        for _ in 0..<(FieldsCodec.maxDepth + 6) { deep += [0x0B, 0x01, 0x01, 0x61] }
         deep.append(0x00)
         #expect(throws: FirestoreError.self) { try EncodedFields(validating: deep) }  // nested too deeply
     }

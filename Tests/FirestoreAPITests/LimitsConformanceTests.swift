@@ -20,10 +20,12 @@ import Testing
                 var got: [String] = []
                 var want: [String] = []
                 for (index, step) in (k["steps"]?.arrayItems ?? []).enumerated() {
-                    let body = Self.expand(step["body"] ?? .null).serializedString
-                    let reply = try await c.call(step["method"]?.stringItem ?? "POST", c.documents + (step["path"]?.stringItem ?? ""), body)
-                    got.append(Self.outcome(reply.status, reply.json))
-                    want.append(index < expected.count ? Self.outcome(expected[index]) : "?")
+                    let method = step["method"]?.stringItem ?? "POST"
+                    let body = method == "GET" ? nil : Self.expand(step["body"] ?? .null).serializedString
+                    let reply = try await c.call(method, c.documents + (step["path"]?.stringItem ?? ""), body)
+                    let recorded = index < expected.count ? expected[index] : .null
+                    got.append(Self.outcome(reply.status, reply.json, read: recorded["fields"] != nil))
+                    want.append(index < expected.count ? Self.outcome(recorded) : "?")
                 }
                 tally.check(id, got == want, "\(note): Hearth \(got), emulator \(want)")
             }
@@ -31,12 +33,13 @@ import Testing
         tally.finish()
     }
 
-    /// One step's outcome as comparable text: status, error status and message, or BatchWrite's
-    /// per-write codes and messages.
-    static func outcome(_ status: Int, _ json: JSONValue) -> String {
+    /// One step's outcome as comparable text: status, error status and message, BatchWrite's
+    /// per-write codes and messages, or with `read` (a GET step) the document's fields.
+    static func outcome(_ status: Int, _ json: JSONValue, read: Bool = false) -> String {
         if status != 200 {
             return "\(status) \(json[path: "error", "status"]?.stringValue ?? "") \(json[path: "error", "message"]?.stringValue ?? "")"
         }
+        if read { return "200 " + (json["fields"] ?? .object([])).serializedString }
         guard let statuses = json["status"]?.arrayItems else { return "200" }
         return "200 " + statuses.map { "\($0["code"].map(\.serializedString) ?? "0") \($0["message"]?.stringValue ?? "")" }.joined(separator: "; ")
     }
@@ -47,6 +50,7 @@ import Testing
         if let error = recorded["error"] {
             return "\(status) \(error["status"]?.stringItem ?? "") \(error["message"]?.stringItem ?? "")"
         }
+        if let fields = recorded["fields"] { return "200 " + fields.serializedString }
         guard let codes = recorded["writeStatus"]?.arrayItems else { return "\(status)" }
         let messages = recorded["writeMessages"]?.arrayItems ?? []
         return "200 " + codes.enumerated().map { i, code in

@@ -18,7 +18,7 @@ struct RESTClient: Sendable {
     struct Reply: Sendable {
         let status: Int
         let body: [UInt8]
-        var json: JSONValue { (try? JSONValue.parse(body)) ?? .null }
+        var json: JSONValue { (try? JSONValue.parse(body, maxDepth: 1000)) ?? .null }
         var text: String { String(decoding: body, as: UTF8.self) }
     }
 

@@ -156,6 +156,7 @@ struct CallableHTTPHandlerTests {
         #expect(r.headers["access-control-allow-methods"] == "GET,HEAD,PUT,PATCH,POST,DELETE")
         #expect(r.headers["access-control-allow-headers"] == "authorization,content-type")
         #expect(r.headers["vary"] == "Origin, Access-Control-Request-Headers")
+        #expect(r.headers["access-control-allow-credentials"] == "true")
         #expect(r.body.isEmpty)
     }
 
@@ -164,6 +165,9 @@ struct CallableHTTPHandlerTests {
         let r = await handle(callableRequest(
             "/demo-test/us-central1/echo", body: #"{"data":1}"#, extraHeaders: [("Origin", "http://app.test")]))
         #expect(r.headers["access-control-allow-origin"] == "http://app.test")
+        #expect(r.headers["access-control-allow-credentials"] == "true")
+        #expect(r.headers["access-control-allow-methods"] == "GET,HEAD,PUT,PATCH,POST,DELETE")
+        #expect(r.headers["vary"] == "Origin")
         let plain = await handle(callableRequest("/demo-test/us-central1/echo", body: #"{"data":1}"#))
         #expect(plain.headers["access-control-allow-origin"] == nil)
     }

@@ -318,11 +318,17 @@ def test_nesting_20_levels_ok_21_rejected(hearth):
     expect_400(commit(hearth, set_fields({"m": nested_map(22)}, "n21")))
 
 
-def test_transform_at_deep_path_cannot_exceed_depth(hearth):
-    path = ".".join(["m"] * 25)
-    w = [{"update": {"name": name("hostile", "deepT"), "fields": {}},
-          "updateTransforms": [{"fieldPath": path, "setToServerValue": "REQUEST_TIME"}]}]
-    expect_400(commit(hearth, w))
+def test_transform_at_deep_path_is_bounded(hearth):
+    # The emulator stores what transforms build at any depth (limits.json l026-l031: an
+    # increment on 100 segments); Hearth's own bound is 100 levels of maps
+    # (DocumentLimits.maxTransformedDepth), so 101 segments fit and 102 do not.
+    def transform(segments, doc):
+        return [{"update": {"name": name("hostile", doc), "fields": {}},
+                 "updateTransforms": [{"fieldPath": ".".join(["m"] * segments), "setToServerValue": "REQUEST_TIME"}]}]
+    assert commit(hearth, transform(25, "deepT25")).status == 200
+    assert commit(hearth, transform(101, "deepT101")).status == 200
+    expect_400(commit(hearth, transform(102, "deepT102")))
+    assert hearth.request("GET", doc_path("hostile", "deepT101")).status == 200
 
 
 def test_update_mask_at_deep_path_cannot_exceed_depth(hearth):

@@ -55,6 +55,25 @@ def test_twenty_levels_of_maps_fit_twenty_one_do_not(client):
     assert ref.get().to_dict() == {"top": nested(20)}
 
 
+def test_update_paths_stop_at_20_segments_transforms_build_deeper(client):
+    """As the emulator answers over gRPC (limits.json records the same over REST): an update
+    mask path has at most 20 segments; transforms may nest past 20 levels."""
+    ref = client.collection("limits").document("paths")
+    ref.set({"x": 1})
+    ref.update({".".join(["a"] * 20): 1})
+    with pytest.raises(exceptions.InvalidArgument) as e:
+        ref.update({".".join(["a"] * 21): 1})
+    assert e.value.message == "paths must have at most 20 elements"
+    ref.update({".".join(["b"] * 22): firestore.Increment(1)})
+    ref.update({"arr": firestore.ArrayUnion([nested(21)])})
+    got = ref.get().to_dict()
+    assert got["arr"] == [nested(21)]
+    v = got["b"]
+    for _ in range(20):
+        v = v["b"]
+    assert v == {"b": 1}
+
+
 def test_field_names_and_values_at_their_limits(client):
     ref = client.collection("limits").document("names")
     ref.set({"k" * 1500: 1})

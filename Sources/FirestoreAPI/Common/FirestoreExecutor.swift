@@ -48,6 +48,7 @@ public struct FirestoreExecutor: Sendable {
     /// - Throws: the engine's `FirestoreError` (rules denials, preconditions, aborted
     ///   transactions, …), `.invalidArgument` for ids or page tokens the engine cannot use.
     public func execute(_ request: FirestoreRequest, auth: AuthContext) throws(FirestoreError) -> FirestoreResponse {
+        for p in Self.readMask(of: request) ?? [] { try DocumentLimits.checkPathSegments(p) }
         switch request {
         case .getDocument(let r):
             let read = try engine.getDocument(r.path, in: r.database, consistency: r.consistency, auth: auth)
@@ -87,6 +88,19 @@ public struct FirestoreExecutor: Sendable {
             return .listCollectionIds(try listCollectionIDs(r, auth: auth))
         case .batchWrite(let r):
             return .batchWrite(BatchWriteResponse(results: try engine.batchWrite(r.writes, in: r.database, auth: auth)))
+        }
+    }
+
+    /// The mask of the fields a request answers with (`mask` of GetDocument, BatchGetDocuments,
+    /// ListDocuments, CreateDocument, UpdateDocument), nil for other requests.
+    static func readMask(of request: FirestoreRequest) -> [FieldPath]? {
+        switch request {
+        case .getDocument(let r): return r.mask
+        case .batchGetDocuments(let r): return r.mask
+        case .listDocuments(let r): return r.mask
+        case .createDocument(let r): return r.mask
+        case .updateDocument(let r): return r.mask
+        default: return nil
         }
     }
 
@@ -311,9 +325,10 @@ struct CommitPlan: Sendable {
     var transaction: [UInt8]?
     var respond: @Sendable (CommitOutcome) throws(FirestoreError) -> FirestoreResponse
 
-    /// - Throws: `.invalidArgument` for a document id CreateDocument cannot use; `.internalError`
-    ///   for a request that makes no commit.
+    /// - Throws: `.invalidArgument` for a document id CreateDocument cannot use or a response
+    ///   mask path over 20 segments; `.internalError` for a request that makes no commit.
     init(_ request: FirestoreRequest) throws(FirestoreError) {
+        for p in FirestoreExecutor.readMask(of: request) ?? [] { try DocumentLimits.checkPathSegments(p) }
         switch request {
         case .createDocument(let r):
             let id = r.documentID.isEmpty ? AutoID.make() : r.documentID

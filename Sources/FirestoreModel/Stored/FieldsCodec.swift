@@ -55,8 +55,9 @@ public enum FieldsCodec {
         public static let map: UInt8 = 0x0B
     }
 
-    /// Nesting deeper than this is treated as corruption (Firestore allows 20).
-    public static let maxDepth = 64
+    /// Nesting deeper than this is treated as corruption (writes allow 20 levels, transforms
+    /// `DocumentLimits.maxTransformedDepth`).
+    public static let maxDepth = 128
 
     /// Encodes a document's top-level fields. - Complexity: O(size of the fields).
     public static func encode(_ fields: FieldMap) -> [UInt8] {

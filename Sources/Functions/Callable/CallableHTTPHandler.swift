@@ -9,7 +9,8 @@ import HTTPServer
 ///   registered callable, else 404 with the emulator's plain-text message
 ///   `Function {region}-{name} does not exist, valid functions are: …`. Extra trailing
 ///   segments are ignored (the emulator routes `/{p}/{region}/{name}/*` to the function).
-/// * `OPTIONS`: CORS preflight, 204, reflecting `Origin` and `Access-Control-Request-Headers`.
+/// * `OPTIONS`: CORS preflight (`CORSPolicy.functions`), 204, reflecting `Origin` and
+///   `Access-Control-Request-Headers`.
 /// * Any other method than POST, a `Content-Type` other than `application/json` (parameters
 ///   such as `; charset=utf-8` allowed), a non-JSON body, a body other than exactly
 ///   `{"data": …}`: 400 `{"error":{"message":"Bad Request","status":"INVALID_ARGUMENT"}}`
@@ -21,7 +22,8 @@ import HTTPServer
 ///   table (`ErrorTable.httpStatus`). A result that cannot be encoded is 500 INTERNAL.
 /// * `Accept: text/event-stream`: the outcome is sent as one server-sent event,
 ///   `data: {"result": …}` or `data: {"error": …}`, with status 200 (streaming callables).
-/// * Every response reflects `Origin` in `Access-Control-Allow-Origin` (with `Vary: Origin`).
+/// * Every response reflects `Origin` in `Access-Control-Allow-Origin` (with credentials and
+///   `Vary: Origin`; `CORSPolicy.functions`).
 /// Source: docs/reference/firestore-wire.md §3.1–§3.6.
 public struct CallableHTTPHandler: HTTPHandler {
     /// The host whose callables are served.
@@ -48,7 +50,7 @@ public struct CallableHTTPHandler: HTTPHandler {
             let valid = registry.callableQualifiedNames.joined(separator: ", ")
             return .text(404, "Function \(region)-\(name) does not exist, valid functions are: \(valid)")
         }
-        if request.method == "OPTIONS" { return Self.preflight(request) }
+        if CORSPolicy.functions.isPreflight(request) { return CORSPolicy.functions.preflight(request) }
         let streaming = request.headers["accept"]?.lowercased().contains("text/event-stream") ?? false
         guard request.method == "POST", CallableWire.isJSONContentType(request.headers["content-type"]) else {
             return Self.errorResponse(.invalidArgument(CallableWire.badRequest))
@@ -112,21 +114,8 @@ public struct CallableHTTPHandler: HTTPHandler {
             body: Array("data: ".utf8) + payload + Array("\n\n".utf8))
     }
 
-    /// The CORS preflight answer: 204 with allowed methods and the echoed request headers.
-    static func preflight(_ request: HTTPRequest) -> HTTPResponse {
-        var headers: HTTPHeaders = ["access-control-allow-methods": "GET,HEAD,PUT,PATCH,POST,DELETE"]
-        if let requested = request.headers["access-control-request-headers"] {
-            headers.add("access-control-allow-headers", requested)
-        }
-        headers.add("vary", "Origin, Access-Control-Request-Headers")
-        return HTTPResponse(status: 204, headers: headers)
-    }
-
-    /// Reflects `Origin` (the emulator's `cors({origin: true})`).
+    /// The CORS headers (`CORSPolicy.functions`: the emulator's `cors({origin: true})`).
     static func addCORS(to response: inout HTTPResponse, request: HTTPRequest) {
-        if let origin = request.headers["origin"] {
-            response.headers.replaceOrAdd("access-control-allow-origin", origin)
-        }
-        if !response.headers.contains("vary") { response.headers.add("vary", "Origin") }
+        CORSPolicy.functions.apply(to: &response, for: request)
     }
 }
