@@ -155,13 +155,15 @@ def write_transcripts(run, proxy, out_dir):
         case = case or current or "unattributed"
         current = case
         ex = dict(ex)
-        ex.pop("wall", None)
         by_case.setdefault(case, []).append(ex)
     os.makedirs(out_dir, exist_ok=True)
     for case, exchanges in by_case.items():
         t0 = min(ex["seq"] for ex in exchanges)
+        w0 = min(ex["wall"] for ex in exchanges)
         for ex in exchanges:
             ex["seq"] -= t0 - 1
+            # Seconds since the case's first exchange began; chunk times count from this.
+            ex["start"] = round(ex.pop("wall") - w0, 3)
         with open(os.path.join(out_dir, case + ".json"), "w") as f:
             json.dump({"case": case, "transport": run.args.transport, "exchanges": exchanges},
                       f, indent=1, ensure_ascii=False)
