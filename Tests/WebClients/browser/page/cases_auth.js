@@ -10,7 +10,8 @@ import { doc, setDoc, getDocFromServer } from "https://www.gstatic.com/firebasej
 import { eq, ok, rejects, waitFor } from "./check.js";
 
 export const cases = [];
-const add = (name, needs, run) => cases.push({ name: `auth-${name}`, kind: "full", needs, run, transports: ["default"] });
+const add = (name, needs, run) =>
+  cases.push({ name: `auth-${name}`, kind: "full", needs, run, transports: ["default"] });
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 
 add("anonymous", ["auth"], async ctx => {
@@ -77,7 +78,8 @@ add("callable-sendMessage", ["auth", "functions"], async ctx => {
   await rejects(send({ text: "hi", kind: "yell", lat: 1, lng: 1 }), "functions/invalid-argument", "bad kind");
   await rejects(send({ text: "hi", kind: "whisper", lat: 91, lng: 1 }), "functions/invalid-argument", "bad lat");
   // A random spot, so no earlier run's sender is near enough to receive it.
-  const lat = Math.round((Math.random() * 120 - 60) * 1e4) / 1e4, lng = Math.round((Math.random() * 340 - 170) * 1e4) / 1e4;
+  const spot = (span, offset) => Math.round((Math.random() * span - offset) * 1e4) / 1e4;
+  const lat = spot(120, 60), lng = spot(340, 170);
   const res = await send({ text: "hello from the browser", kind: "whisper", lat, lng });
   ok(typeof res.data.messageId === "string" && res.data.messageId.length > 0, `messageId ${JSON.stringify(res.data)}`);
   eq(res.data.recipientCount, 0, "recipientCount");

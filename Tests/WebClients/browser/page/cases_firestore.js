@@ -83,7 +83,8 @@ const QUERIES = [
   ["startAfter", c => query(c, orderBy("n"), startAfter(2)), ["c", "d", "e"]],
   ["endAt", c => query(c, orderBy("n"), endAt(2)), ["a", "b"]],
   ["endBefore", c => query(c, orderBy("n"), endBefore(2)), ["a"]],
-  ["cursor-range", c => query(c, orderBy("g"), orderBy("n", "desc"), startAfter("x", 3), endAt("y", 2)), ["a", "d", "b"]],
+  ["cursor-range", c => query(c, orderBy("g"), orderBy("n", "desc"), startAfter("x", 3), endAt("y", 2)),
+    ["a", "d", "b"]],
 ];
 
 for (const [kind, build, want] of QUERIES) {
@@ -145,8 +146,15 @@ add("reads", async ctx => {
 
 // --- listeners: the sequence of (data, hasPendingWrites, fromCache) is recorded from the
 // official emulator and asserted exactly.
-const docEvent = s => `${s.exists() ? JSON.stringify(s.data()) : "missing"} pending=${s.metadata.hasPendingWrites} cache=${s.metadata.fromCache}`;
-const queryEvent = s => `[${s.docs.map(d => `${d.id}:${JSON.stringify(d.data())}`).join(",")}] changes=${s.docChanges({ includeMetadataChanges: true }).map(c => c.type[0] + c.doc.id).join(",")} pending=${s.metadata.hasPendingWrites} cache=${s.metadata.fromCache}`;
+const meta = s => `pending=${s.metadata.hasPendingWrites} cache=${s.metadata.fromCache}`;
+const docEvent = s => `${s.exists() ? JSON.stringify(s.data()) : "missing"} ${meta(s)}`;
+// Documents, then the changes as type initial + id (a added, m modified, r removed).
+const queryEvent = s => {
+  const docs = s.docs.map(d => `${d.id}:${JSON.stringify(d.data())}`).join(",");
+  const changes = s.docChanges({ includeMetadataChanges: true }).map(c => c.type[0] + c.doc.id).join(",");
+  return `[${docs}] changes=${changes} ${meta(s)}`;
+};
+const synced = e => e.endsWith("pending=false cache=false");
 
 add("listen-doc", async ctx => {
   const db = ctx.firestore();
@@ -171,12 +179,13 @@ add("listen-query", async ctx => {
   const db = ctx.firestore();
   await setDoc(doc(db, "q/a"), { n: 1 });
   const events = [];
-  const unsub = onSnapshot(query(collection(db, "q"), where("n", ">", 0), orderBy("n")), { includeMetadataChanges: true }, s => events.push(queryEvent(s)));
+  const q = query(collection(db, "q"), where("n", ">", 0), orderBy("n"));
+  const unsub = onSnapshot(q, { includeMetadataChanges: true }, s => events.push(queryEvent(s)));
   await waitFor(() => events.some(e => e.endsWith("cache=false")), 10000, "first server snapshot");
   await setDoc(doc(db, "q/b"), { n: 2 });
-  await waitFor(() => events.at(-1).includes("b:") && events.at(-1).endsWith("pending=false cache=false"), 10000, "ack add");
+  await waitFor(() => events.at(-1).includes("b:") && synced(events.at(-1)), 10000, "ack add");
   await updateDoc(doc(db, "q/a"), { n: 0 });
-  await waitFor(() => !events.at(-1).includes("a:") && events.at(-1).endsWith("pending=false cache=false"), 10000, "ack remove");
+  await waitFor(() => !events.at(-1).includes("a:") && synced(events.at(-1)), 10000, "ack remove");
   unsub();
   eq(events, [
     '[a:{"n":1}] changes=aa pending=false cache=false',
@@ -189,7 +198,8 @@ add("listen-query", async ctx => {
 add("listen-other-client", async ctx => {
   const reader = ctx.firestore(), writer = ctx.firestore();
   const events = [];
-  const unsub = onSnapshot(query(collection(reader, "o"), orderBy("n")), { includeMetadataChanges: true }, s => events.push(queryEvent(s)));
+  const q = query(collection(reader, "o"), orderBy("n"));
+  const unsub = onSnapshot(q, { includeMetadataChanges: true }, s => events.push(queryEvent(s)));
   await waitFor(() => events.some(e => e.endsWith("cache=false")), 10000, "first server snapshot");
   await setDoc(doc(writer, "o/x"), { n: 1 });
   await waitFor(() => events.at(-1).includes("x:"), 10000, "other client's add");

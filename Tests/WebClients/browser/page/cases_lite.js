@@ -13,7 +13,8 @@ add("values-roundtrip", async ctx => {
   const db = ctx.lite();
   const v = {
     nul: null, t: true, int: 42, big: 9007199254740991, dbl: 3.25, nan: NaN,
-    inf: Infinity, ninf: -Infinity, uni: "héllo ✓ 𝄞 日本語", bytes: Bytes.fromUint8Array(new Uint8Array([0, 255])),
+    inf: Infinity, ninf: -Infinity, uni: "héllo ✓ 𝄞 日本語",
+    bytes: Bytes.fromUint8Array(new Uint8Array([0, 255])),
     ts: new Timestamp(1700000000, 5000), geo: new GeoPoint(-33.5, 151.25), ref: doc(db, "x/y"),
     arr: [1, "a", null], map: { a: { b: [true] } },
   };
@@ -46,10 +47,12 @@ add("query", async ctx => {
   for (const [id, n] of [["a", 1], ["b", 2], ["c", 3], ["d", 4]]) b.set(doc(db, "q", id), { n, odd: n % 2 === 1 });
   await b.commit();
   const ids = s => s.docs.map(d => d.id);
-  eq(ids(await getDocs(query(collection(db, "q"), where("odd", "==", true), orderBy("n", "desc")))), ["c", "a"], "where/orderBy");
+  const odd = query(collection(db, "q"), where("odd", "==", true), orderBy("n", "desc"));
+  eq(ids(await getDocs(odd)), ["c", "a"], "where/orderBy");
   eq(ids(await getDocs(query(collection(db, "q"), orderBy("n"), limit(2)))), ["a", "b"], "limit");
   eq((await getCount(collection(db, "q"))).data().count, 4, "count");
-  eq((await getAggregate(collection(db, "q"), { c: count(), s: sum("n"), a: average("n") })).data(), { c: 4, s: 10, a: 2.5 }, "aggregate");
+  const agg = await getAggregate(collection(db, "q"), { c: count(), s: sum("n"), a: average("n") });
+  eq(agg.data(), { c: 4, s: 10, a: 2.5 }, "aggregate");
 });
 
 add("transaction", async ctx => {

@@ -1,5 +1,7 @@
 // Small assertion helpers shared by the cases.
-import { Timestamp, GeoPoint, Bytes, DocumentReference } from "https://www.gstatic.com/firebasejs/10.11.1/firebase-firestore.js";
+import {
+  Timestamp, GeoPoint, Bytes, DocumentReference,
+} from "https://www.gstatic.com/firebasejs/10.11.1/firebase-firestore.js";
 import * as lite from "https://www.gstatic.com/firebasejs/10.11.1/firebase-firestore-lite.js";
 
 // A string form of a Firestore value that tells NaN, -0, Infinity and the special types apart.
@@ -13,7 +15,9 @@ export function canon(v) {
   if (v instanceof Bytes || v instanceof lite.Bytes) return `bytes:${v.toBase64()}`;
   if (v instanceof DocumentReference || v instanceof lite.DocumentReference) return `ref:${v.path}`;
   if (Array.isArray(v)) return `[${v.map(canon).join(",")}]`;
-  if (typeof v === "object") return `{${Object.keys(v).sort().map(k => `${JSON.stringify(k)}:${canon(v[k])}`).join(",")}}`;
+  if (typeof v === "object") {
+    return `{${Object.keys(v).sort().map(k => `${JSON.stringify(k)}:${canon(v[k])}`).join(",")}}`;
+  }
   return `?${typeof v}`;
 }
 

@@ -4,7 +4,9 @@ import { initializeApp, deleteApp } from "https://www.gstatic.com/firebasejs/10.
 import * as full from "https://www.gstatic.com/firebasejs/10.11.1/firebase-firestore.js";
 import * as lite from "https://www.gstatic.com/firebasejs/10.11.1/firebase-firestore-lite.js";
 import { getAuth, connectAuthEmulator } from "https://www.gstatic.com/firebasejs/10.11.1/firebase-auth.js";
-import { getFunctions, connectFunctionsEmulator } from "https://www.gstatic.com/firebasejs/10.11.1/firebase-functions.js";
+import {
+  getFunctions, connectFunctionsEmulator,
+} from "https://www.gstatic.com/firebasejs/10.11.1/firebase-functions.js";
 import { cases as firestoreCases } from "./cases_firestore.js";
 import { cases as liteCases } from "./cases_lite.js";
 import { cases as authCases } from "./cases_auth.js";
@@ -14,7 +16,9 @@ const post = (path, body) => fetch(path, { method: "POST", body: JSON.stringify(
 const log = text => { document.getElementById("out").textContent += text + "\n"; post("/log", { text }); };
 const CASE_TIMEOUT_MS = 30000;
 const OPEN_RULES = `rules_version = '2';
-service cloud.firestore { match /databases/{database}/documents { match /{document=**} { allow read, write: if true; } } }`;
+service cloud.firestore {
+  match /databases/{database}/documents { match /{document=**} { allow read, write: if true; } }
+}`;
 
 function settingsFor(transport) {
   if (transport === "long-polling") return { experimentalForceLongPolling: true };
@@ -71,8 +75,10 @@ function makeContext(c, index) {
 
 function withTimeout(promise, ms) {
   let timer;
-  return Promise.race([promise, new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`timed out after ${ms} ms`)), ms); })])
-    .finally(() => clearTimeout(timer));
+  const timeout = new Promise((_, rej) => {
+    timer = setTimeout(() => rej(new Error(`timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 const lite_run = config.transport === "lite";
@@ -84,7 +90,10 @@ for (const c of all) {
   if ((c.kind === "lite") !== lite_run) continue;
   if (c.transports && !c.transports.includes(config.transport)) continue;
   const missing = (c.needs || []).filter(n => !config[n]);
-  if (missing.length) { await post("/result", { case: c.name, verdict: "skip", detail: `needs --${missing.join(", --")}` }); continue; }
+  if (missing.length) {
+    await post("/result", { case: c.name, verdict: "skip", detail: `needs --${missing.join(", --")}` });
+    continue;
+  }
   const ctx = makeContext(c, index);
   await post("/begin", { case: c.name, project: ctx.project });
   // Fresh projects start open whatever rules the server was started with (cases that test
