@@ -361,6 +361,25 @@ test('onSnapshot: document, with metadata changes', async () => {
   ]);
 });
 
+test('onSnapshot: a pending serverTimestamp is null, estimated, then the server\'s', async () => {
+  const ref = doc(db, 'listen', 'stamp');
+  const events = [];
+  const stop = onSnapshot(ref, { includeMetadataChanges: true }, (s) => events.push(s.exists() ? {
+    pending: s.metadata.hasPendingWrites, raw: s.get('t'), estimate: s.get('t', { serverTimestamps: 'estimate' }),
+  } : null));
+  await waitFor(() => events.length >= 1, 10000, 'first snapshot');
+  await setDoc(ref, { t: serverTimestamp() });
+  await waitFor(() => events.at(-1)?.pending === false, 10000, 'acknowledged');
+  stop();
+  assert.equal(events.length, 3);
+  assert.equal(events[0], null);
+  assert.equal(events[1].pending, true);
+  assert.equal(events[1].raw, null);
+  assert.ok(events[1].estimate instanceof Timestamp);
+  assert.ok(events[2].raw instanceof Timestamp);
+  assert.ok(Math.abs(events[2].raw.toMillis() - events[1].estimate.toMillis()) < 10000);
+});
+
 test('onSnapshot: query changes from another client', async (t) => {
   const other = newDb();
   const c = collection(db, 'feed');
@@ -511,6 +530,36 @@ test('transactions: read-modify-write, contention retried', async () => {
     const results = await Promise.all([bump(db), bump(other.db), bump(db), bump(other.db)]);
     assert.equal(results.length, 4);
     assert.equal((await getDoc(ref)).get('n'), 4);
+  } finally {
+    await terminate(other.db);
+    await deleteApp(other.app);
+  }
+});
+
+test('transactions: a write from outside between read and commit makes it retry', async () => {
+  const other = newDb();
+  try {
+    await setDoc(doc(db, 'retry', 'a'), { v: 1 });
+    let attempts = 0;
+    const seen = await runTransaction(db, async (tx) => {
+      attempts++;
+      const snap = await tx.get(doc(db, 'retry', 'a'));
+      if (attempts === 1) await setDoc(doc(other.db, 'retry', 'a'), { v: 100 }); // not blocked
+      tx.update(doc(db, 'retry', 'a'), { v: snap.get('v') + 1 });
+      return snap.get('v');
+    });
+    assert.equal(attempts, 2);
+    assert.equal(seen, 100);
+    assert.equal((await getDoc(doc(db, 'retry', 'a'))).get('v'), 101);
+    attempts = 0; // the same when the document read was missing
+    await runTransaction(db, async (tx) => {
+      attempts++;
+      const snap = await tx.get(doc(db, 'retry', 'm'));
+      if (attempts === 1) await setDoc(doc(other.db, 'retry', 'm'), { v: 5 });
+      tx.set(doc(db, 'retry', 'm'), { v: (snap.exists() ? snap.get('v') : 0) + 1 });
+    });
+    assert.equal(attempts, 2);
+    assert.equal((await getDoc(doc(db, 'retry', 'm'))).get('v'), 6);
   } finally {
     await terminate(other.db);
     await deleteApp(other.app);
