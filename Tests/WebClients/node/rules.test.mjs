@@ -22,8 +22,9 @@ const {
   initializeTestEnvironment, assertSucceeds, assertFails,
 } = sdk('@firebase/rules-unit-testing');
 const {
-  doc, collection, getDoc, getDocs, setDoc, updateDoc, deleteDoc, query, orderBy, where,
-  serverTimestamp, Timestamp, deleteField, setLogLevel,
+  doc, collection, collectionGroup, getDoc, getDocs, setDoc, updateDoc, deleteDoc, query, orderBy,
+  where, serverTimestamp, Timestamp, deleteField, increment, writeBatch, runTransaction,
+  getCountFromServer, onSnapshot, setLogLevel,
 } = sdk('firebase/firestore');
 
 const PROJECT = process.env.HEARTH_WC_PROJECT || 'demo-wc-rules';
@@ -264,6 +265,37 @@ test('feed: clients never create or update; the owner deletes', async () => {
   await env.withSecurityRulesDisabled(async (c) => {
     assert.equal((await getDoc(doc(c.firestore(), 'users/alice/feed/m1'))).exists(), false);
   });
+});
+
+test('batches, transactions, counts, listeners and sizes in characters', async () => {
+  await env.clearFirestore();
+  const db = alice();
+  const ref = doc(db, 'presence/alice');
+  const batch = writeBatch(db); // the client's two merge writes, in one batch
+  batch.set(ref, heartbeat(), { merge: true });
+  batch.set(ref, { fcmToken: 't' }, { merge: true });
+  await assertSucceeds(batch.commit());
+  await assertSucceeds(runTransaction(db, async (tx) => { tx.set(ref, heartbeat(), { merge: true }); }));
+  await assertFails(runTransaction(db, async (tx) => { await tx.get(ref); }));
+  // An update of a missing document is judged as an update (resource is null): denied.
+  await assertFails(updateDoc(doc(bob(), 'presence/bob'), { fcmToken: 'x' }));
+  // Writing a position field with its current value changes nothing: no stamp needed.
+  await assertSucceeds(updateDoc(ref, { lat: 51.5 }));
+  await assertSucceeds(updateDoc(ref, { lat: increment(1), updatedAt: serverTimestamp() }));
+  await assertFails(updateDoc(ref, { lat: NaN, updatedAt: serverTimestamp() }));
+  await assertFails(updateDoc(ref, { fcmToken: ['t'] }));
+  // size() counts characters, not bytes.
+  await assertSucceeds(updateDoc(ref, { geohash: 'é'.repeat(12), updatedAt: serverTimestamp() }));
+  await assertFails(updateDoc(ref, { geohash: '日'.repeat(13), updatedAt: serverTimestamp() }));
+  await assertFails(setDoc(ref, { fcmToken: 'y', updatedAt: Timestamp.fromMillis(0) }, { merge: true }));
+  await assertSucceeds(getCountFromServer(collection(db, 'users/alice/feed')));
+  await assertFails(getCountFromServer(collection(db, 'users/bob/feed')));
+  await assertFails(getDocs(collectionGroup(db, 'feed')));
+  const listen = (q) => new Promise((resolve, reject) => {
+    const stop = onSnapshot(q, () => { stop(); resolve(); }, reject);
+  });
+  await assertFails(listen(ref));
+  await assertSucceeds(listen(query(collection(db, 'users/alice/feed'), orderBy('sentAt', 'desc'))));
 });
 
 test('assertFails: the denial is a permission-denied error', async () => {
