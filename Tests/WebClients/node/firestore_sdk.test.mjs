@@ -105,10 +105,12 @@ test('values: -0.0 and 0.0 are equal in queries', async () => {
   assert.deepEqual(await ids(query(collection(db, 'zeros'), where('v', '==', -0))), ['neg', 'pos']);
 });
 
-test('values: -0.0 in in, array-contains and array transforms (as the emulator answers)', async () => {
-  // The official emulator: == and range filters treat -0.0 and 0.0 as equal, but in and
-  // array-contains compare them as distinct values, while arrayUnion / arrayRemove treat them
-  // as equal. Recorded from the emulator; production is not checked here.
+test('values: -0.0 in in, array-contains and array transforms (what the SDK shows)', async () => {
+  // Both servers answer in [-0.0] / in [0] with both documents (-0.0 equals 0, as for ==).
+  // The SDK's view then re-applies the filter locally: for in, not-in and array-contains its
+  // value equality tells -0.0 from 0 (and integer 0 from 0.0), so it drops the other one; ==
+  // and ranges compare numerically and keep both. arrayUnion / arrayRemove run on the server,
+  // which treats -0.0 and 0 as equal.
   const c = collection(db, 'zeros2');
   await setDoc(doc(c, 'neg'), { v: -0, arr: [-0] });
   await setDoc(doc(c, 'pos'), { v: 0, arr: [0] });
