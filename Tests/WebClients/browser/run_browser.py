@@ -59,6 +59,7 @@ class Run:
         }
         self.results = []
         self.projects = {}  # project id -> case
+        self.rules = {}  # project id -> the rules a case PUT (kept in its transcript for replay.py)
         self.done = threading.Event()
         self.lock = threading.Lock()
 
@@ -120,6 +121,8 @@ def make_static_server(run, sdk):
                 if run.args.verbose:
                     print("    page: " + body.get("text", ""), flush=True)
             elif self.path == "/rules":
+                with run.lock:
+                    run.rules[body["project"]] = body["rules"]
                 status = put_rules(run.fs_target, body["project"], body["rules"])
                 return self.reply(200, json.dumps({"status": status}).encode())
             elif self.path == "/done":
@@ -165,8 +168,11 @@ def write_transcripts(run, proxy, out_dir):
             # Seconds since the case's first exchange began; chunk times count from this.
             ex["start"] = round(ex.pop("wall") - w0, 3)
         with open(os.path.join(out_dir, case + ".json"), "w") as f:
-            json.dump({"case": case, "transport": run.args.transport, "exchanges": exchanges},
-                      f, indent=1, ensure_ascii=False)
+            transcript = {"case": case, "transport": run.args.transport, "exchanges": exchanges}
+            rules = {p: text for p, text in run.rules.items() if run.projects.get(p) == case}
+            if rules:
+                transcript["rules"] = rules  # Not seen by the proxy: PUT straight to the port.
+            json.dump(transcript, f, indent=1, ensure_ascii=False)
             f.write("\n")
 
 
