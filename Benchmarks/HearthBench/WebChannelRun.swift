@@ -56,7 +56,7 @@ struct WebChannelSessionsRun: Sendable, Decodable {
     var current: Int?
     /// From the first opening POST until the last session was open, milliseconds.
     var openMs: Double?
-    /// Server `VmRSS` before, with every session open (2 s after the last), and 5 s after
+    /// Server `VmRSS` before, with every session open (2 s after the last), and 11 s after
     /// terminating them all, KiB.
     var idleKiB: Int?
     /// See `idleKiB`.

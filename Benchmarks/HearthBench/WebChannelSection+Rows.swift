@@ -14,7 +14,9 @@ extension WebChannelSection {
             row("setDoc → onSnapshot p50, \(name)") { Self.browserCell($0, path) { $0.p50Ms } }
             row("setDoc → onSnapshot p99, \(name)") { Self.browserCell($0, path) { $0.p99Ms } }
         }
-        row("onSnapshot → first snapshot, default transport") { Self.browserCell($0, \.default) { $0.firstSnapshotMs } }
+        for (name, path) in transports {
+            row("onSnapshot → first snapshot, \(name)") { Self.browserCell($0, path) { $0.firstSnapshotMs } }
+        }
         let k = Self.sessions.formatted()
         row("Listen sessions that got CURRENT, of \(k)") { o in
             Self.sessionsCell(o) { $0.current.map { Figure(value: Double($0), unit: .count) } }
@@ -28,7 +30,7 @@ extension WebChannelSection {
                 return Self.mib(Double(open - idle) * 1000 / Double(n))
             }
         }
-        row("server RSS 5 s after terminating them") { o in Self.memoryCell(o) { $0.closedKiB.map(Self.mib) } }
+        row("server RSS 11 s after terminating them") { o in Self.memoryCell(o) { $0.closedKiB.map(Self.mib) } }
         table.notes.insert(contentsOf: setupNotes(), at: 0)
         for (label, o) in [("Hearth", hearth), ("official emulator", emulator)] where o.absent == nil {
             table.notes.append(contentsOf: Self.serverNotes(label, o))
@@ -50,12 +52,14 @@ extension WebChannelSection {
                 + "\(Self.sessions.formatted()) Listen sessions, \(Self.parallel) at a time, each an opening POST with "
                 + "one document target and a streamed back channel (CI=0) read until the target's CURRENT, then "
                 + "kept open. RSS is VmRSS of /proc/<pid>/status (Hearth's process, the emulator's JVM) before, 2 s "
-                + "after the last session opened, and 5 s after closing every back channel and terminating every "
-                + "session. The JVM's heap grows and shrinks with its collector: the emulator's per-session figure "
+                + "after the last session opened, and 11 s after closing every back channel and terminating every "
+                + "session (Hearth returns freed heap every 10 s). The JVM's heap grows and shrinks with its collector: the emulator's per-session figure "
                 + "is what its heap held then, not a bound.",
             "Hearth: .build/release/hearth start --in-memory (open rules) in a child process; the emulator: gcloud "
                 + "emulators firestore start on an ephemeral port. One server at a time, the browser runs first. "
-                + "No baseline column: the two servers are compared with each other.",
+                + "No baseline column: the two servers are compared with each other. The first snapshot of the "
+                + "default transport is the browser's first page and the server's first Listen (the emulator's "
+                + "JVM is cold); the long-polling page follows it.",
         ]
     }
 
@@ -92,9 +96,12 @@ extension WebChannelSection {
             notes.append("\(label), sessions: " + parts.joined(separator: ", ") + ".")
         }
         if !o.logErrors.isEmpty {
+            var counts: [String: Int] = [:]
+            for line in o.logErrors { counts[line, default: 0] += 1 }
+            let top = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(3)
             notes.append(
-                "\(label): \(o.logErrors.count) lines of its output mention an error or exception, first: "
-                    + o.logErrors.prefix(2).map { String($0.prefix(200)) }.joined(separator: " | "))
+                "\(label): its output names \(o.logErrors.count) errors or exceptions: "
+                    + top.map { "\($0.value)× \($0.key)" }.joined(separator: "; ") + ".")
         }
         return notes
     }

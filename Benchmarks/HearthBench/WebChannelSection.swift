@@ -164,12 +164,18 @@ struct WebChannelSection {
         if let pid = server.pid { arguments += ["--pid", String(pid)] }
         if let stats = server.statsURL { arguments += ["--stats-url", stats] }
         outcome.sessions = await decode(label, python, arguments, timeout: .seconds(300), into: &table)
-        outcome.logErrors = server.outputTail(1 << 20).split(separator: "\n").filter { line in
-            let l = line.lowercased()
-            return l.contains("error") || l.contains("exception")
-        }.map(String.init)
+        outcome.logErrors = server.outputTail(4 << 20).split(separator: "\n").compactMap(Self.logError)
         await server.stop()
         return outcome
+    }
+
+    /// What a line of a server's output says went wrong, shortened to count alike lines together:
+    /// a Java exception or error with its message (`java.net.SocketException: Connection reset`),
+    /// else the line if it says `error`; nil for other lines and for stack frames.
+    static func logError(_ line: Substring) -> String? {
+        if line.contains("\tat ") { return nil }
+        if let m = line.firstMatch(of: /[\w.$]*[a-z](?:Exception|Error)\b(?::.*)?/) { return String(m.output.prefix(120)) }
+        return line.lowercased().contains("error") ? String(line.prefix(120)) : nil
     }
 
     /// Runs the client and decodes the last JSON line it printed.
