@@ -15,6 +15,16 @@ struct WebChannelBrowserRun: Sendable, Decodable {
         var maxMs: Double?
         /// See `p50Ms`.
         var minMs: Double?
+        /// One timed write: its number among the timed ones (from 0) and its latency.
+        struct Sample: Sendable, Decodable {
+            /// See `Sample`.
+            var write: Int
+            /// See `Sample`.
+            var ms: Double
+        }
+
+        /// The five slowest timed writes, slowest first.
+        var slowest: [Sample]?
         /// onSnapshot() call to its first callback (the session's set-up), milliseconds.
         var firstSnapshotMs: Double?
         /// Listener callbacks in all (warm-ups and timed writes).
@@ -35,6 +45,9 @@ struct WebChannelBrowserRun: Sendable, Decodable {
     var writes: Int?
     /// Unmeasured writes before them.
     var warmups: Int?
+    /// The first page (default transport, warm-up writes only): the browser's first SDK load and
+    /// the server's first Listen; only its first snapshot is reported.
+    var cold: Transport?
     /// The SDK's default transport (WebChannel with a streamed back channel).
     var `default`: Transport?
     /// `experimentalForceLongPolling: true`.

@@ -14,7 +14,7 @@ extension WebChannelSection {
             row("setDoc → onSnapshot p50, \(name)") { Self.browserCell($0, path) { $0.p50Ms } }
             row("setDoc → onSnapshot p99, \(name)") { Self.browserCell($0, path) { $0.p99Ms } }
         }
-        for (name, path) in transports {
+        for (name, path) in [("cold page and server", \WebChannelBrowserRun.cold)] + transports {
             row("onSnapshot → first snapshot, \(name)") { Self.browserCell($0, path) { $0.firstSnapshotMs } }
         }
         let k = Self.sessions.formatted()
@@ -53,13 +53,14 @@ extension WebChannelSection {
                 + "one document target and a streamed back channel (CI=0) read until the target's CURRENT, then "
                 + "kept open. RSS is VmRSS of /proc/<pid>/status (Hearth's process, the emulator's JVM) before, 2 s "
                 + "after the last session opened, and 11 s after closing every back channel and terminating every "
-                + "session (Hearth returns freed heap every 10 s). The JVM's heap grows and shrinks with its collector: the emulator's per-session figure "
-                + "is what its heap held then, not a bound.",
+                + "session (Hearth returns freed heap every 10 s). The JVM's heap grows and shrinks with its "
+                + "collector: the emulator's per-session figure is what its heap held then, not a bound. The "
+                + "emulator logs a connection reset for many of the back channels the client closes.",
             "Hearth: .build/release/hearth start --in-memory (open rules) in a child process; the emulator: gcloud "
                 + "emulators firestore start on an ephemeral port. One server at a time, the browser runs first. "
-                + "No baseline column: the two servers are compared with each other. The first snapshot of the "
-                + "default transport is the browser's first page and the server's first Listen (the emulator's "
-                + "JVM is cold); the long-polling page follows it.",
+                + "No baseline column: the two servers are compared with each other. Before the measured pages, "
+                + "a cold one (default transport, \(Self.warmups) writes) loads the SDK into the browser and opens "
+                + "the server's first Listen (the emulator's JVM is cold then); only its first snapshot is shown.",
         ]
     }
 
@@ -68,13 +69,17 @@ extension WebChannelSection {
         var notes: [String] = []
         if case .success(let b) = o.browser {
             if let e = b.error { notes.append("\(label), browser: \(e)") }
-            for (name, t) in [("default", b.default), ("long polling", b.longPolling)] {
+            for (name, t) in [("cold page", b.cold), ("default", b.default), ("long polling", b.longPolling)] {
                 guard let t else { continue }
                 var parts: [String] = []
                 if let e = t.error { parts.append("error: \(e)") }
-                parts.append("\(t.samples ?? 0) of \(t.samplesWanted ?? 0) samples")
+                if let wanted = t.samplesWanted, wanted > 0 { parts.append("\(t.samples ?? 0) of \(wanted) samples") }
                 if let lo = t.minMs, let hi = t.maxMs { parts.append("min \(ms(lo).text), max \(ms(hi).text)") }
                 if let s = t.snapshots { parts.append("\(s) listener callbacks") }
+                if let slow = t.slowest, !slow.isEmpty {
+                    let list = slow.map { "#\($0.write) \(ms($0.ms).text)" }.joined(separator: ", ")
+                    parts.append("slowest writes \(list)")
+                }
                 if let p = t.problemCount, p > 0 {
                     parts.append("\(p) problems: \((t.problems ?? []).joined(separator: "; "))")
                 }

@@ -174,7 +174,9 @@ struct WebChannelSection {
     /// else the line if it says `error`; nil for other lines and for stack frames.
     static func logError(_ line: Substring) -> String? {
         if line.contains("\tat ") { return nil }
-        if let m = line.firstMatch(of: /[\w.$]*[a-z](?:Exception|Error)\b(?::.*)?/) { return String(m.output.prefix(120)) }
+        if let m = line.firstMatch(of: /[\w.$]*[a-z](?:Exception|Error)\b(?::.*)?/) {
+            return String(m.output.prefix(120))
+        }
         return line.lowercased().contains("error") ? String(line.prefix(120)) : nil
     }
 

@@ -5,7 +5,8 @@ browser transport, on one server's Firestore port. Prints one JSON object on std
              WebDriver HTTP API): one page, a listener on a document in one Firestore
              instance and N sequential setDoc() calls from a second instance, each timed
              with performance.now() from the call to the listener callback that sees the
-             value; once with the default transport, once with experimentalForceLongPolling.
+             value; once with the default transport, once with experimentalForceLongPolling,
+             after an unmeasured cold page (only its first snapshot is kept).
   sessions — K WebChannel Listen sessions opened one after another with
              Tests/Interop/webchannel_client.py (one document target each, a streamed back
              channel kept open), the server's VmRSS before, with every session open and
@@ -115,6 +116,7 @@ window.runBench = async ({ host, port, project, path, writes, warmups, longPolli
     p99Ms: sorted.length ? percentile(sorted, 99) : null,
     maxMs: sorted.length ? sorted[sorted.length - 1] : null,
     minMs: sorted.length ? sorted[0] : null,
+    slowest: samples.map((ms, write) => ({ write, ms })).sort((a, b) => b.ms - a.ms).slice(0, 5),
     problems: problems.slice(0, 5), problemCount: problems.length,
     console: logged.slice(0, 10), consoleCount: logged.length,
   };
@@ -233,10 +235,14 @@ def browser(args) -> dict:
     driver = None
     try:
         driver = WebDriver(args.chromedriver, args.chromium, args.driver_log)
-        for key, long_polling in (("default", False), ("longPolling", True)):
+        # A cold page first (the browser's first SDK load, the server's first Listen), whose only
+        # figure kept is its first snapshot; then a fresh page per measured transport.
+        for key, long_polling, writes in (
+            ("cold", False, 0), ("default", False, args.writes), ("longPolling", True, args.writes)
+        ):
             options = {
                 "host": host, "port": int(port), "project": args.project, "path": f"wcbench/latency-{key}",
-                "writes": args.writes, "warmups": args.warmups, "longPolling": long_polling, "timeoutMs": 5000,
+                "writes": writes, "warmups": args.warmups, "longPolling": long_polling, "timeoutMs": 5000,
             }
             try:
                 out[key] = driver.run(f"http://127.0.0.1:{page_port}/", RUN_SCRIPT, [options], args.timeout)
