@@ -2,7 +2,10 @@ import Foundation
 
 extension WebChannelSection {
     /// The table rows (latency per transport, then sessions and memory) and the notes.
-    func appendRows(hearth: ServerOutcome, emulator: ServerOutcome, to table: inout BenchTable) {
+    /// Without a browser (`browserSkipped`: no SDK, Chromium or chromedriver) the latency rows are one row.
+    func appendRows(
+        hearth: ServerOutcome, emulator: ServerOutcome, browserSkipped: String?, to table: inout BenchTable
+    ) {
         func row(_ figure: String, _ pick: (ServerOutcome) -> Cell) {
             table.rows.append(
                 BenchRow(figure: figure, hearth: pick(hearth), emulator: pick(emulator), baseline: .unavailable("—")))
@@ -10,12 +13,18 @@ extension WebChannelSection {
         let transports: [(String, KeyPath<WebChannelBrowserRun, WebChannelBrowserRun.Transport?>)] = [
             ("default transport", \.default), ("experimentalForceLongPolling", \.longPolling),
         ]
-        for (name, path) in transports {
-            row("setDoc → onSnapshot p50, \(name)") { Self.browserCell($0, path) { $0.p50Ms } }
-            row("setDoc → onSnapshot p99, \(name)") { Self.browserCell($0, path) { $0.p99Ms } }
-        }
-        for (name, path) in [("cold page and server", \WebChannelBrowserRun.cold)] + transports {
-            row("onSnapshot → first snapshot, \(name)") { Self.browserCell($0, path) { $0.firstSnapshotMs } }
+        if browserSkipped != nil {
+            row("setDoc → onSnapshot in headless Chromium") { o in
+                o.absent.map(Cell.unavailable) ?? .unavailable("skipped")
+            }
+        } else {
+            for (name, path) in transports {
+                row("setDoc → onSnapshot p50, \(name)") { Self.browserCell($0, path) { $0.p50Ms } }
+                row("setDoc → onSnapshot p99, \(name)") { Self.browserCell($0, path) { $0.p99Ms } }
+            }
+            for (name, path) in [("cold page and server", \WebChannelBrowserRun.cold)] + transports {
+                row("onSnapshot → first snapshot, \(name)") { Self.browserCell($0, path) { $0.firstSnapshotMs } }
+            }
         }
         let k = Self.sessions.formatted()
         row("Listen sessions that got CURRENT, of \(k)") { o in
@@ -32,6 +41,7 @@ extension WebChannelSection {
         }
         row("server RSS 11 s after terminating them") { o in Self.memoryCell(o) { $0.closedKiB.map(Self.mib) } }
         table.notes.insert(contentsOf: setupNotes(), at: 0)
+        if let why = browserSkipped { table.notes.insert("browser latency skipped: \(why).", at: 0) }
         for (label, o) in [("Hearth", hearth), ("official emulator", emulator)] where o.absent == nil {
             table.notes.append(contentsOf: Self.serverNotes(label, o))
         }

@@ -67,8 +67,9 @@ struct WebChannelSection {
             return table
         }
         let browser = Self.findBrowser()
+        var skipped: String?
         if case .failure(let why) = browser {
-            table.notes.append("browser latency skipped: \(why.text).")
+            skipped = why.text
             progress("webchannel: browser latency skipped: \(why.text)")
         }
         let client = PackageRoot.path("Benchmarks/webchannel/webchannel_bench.py")
@@ -85,7 +86,7 @@ struct WebChannelSection {
                 () throws(BenchError) -> ListenServer in try await ListenServer.emulator(directory: scratch)
             }
         }
-        appendRows(hearth: hearth, emulator: emulator, to: &table)
+        appendRows(hearth: hearth, emulator: emulator, browserSkipped: skipped, to: &table)
         return table
     }
 
