@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs Hearth's benchmarks: installs what they measure against (scripts/bench-deps.sh), builds
 # `hearth-bench` in release mode and runs it with the given arguments, e.g.
-#   Benchmarks/run.sh            # ~12 minutes: REST, store range query at 10k, rules, fan-out, listen, memory
+#   Benchmarks/run.sh            # ~15 minutes: REST, store range query at 10k, rules, fan-out, listen, memory,
+#                                # WebChannel
 #   Benchmarks/run.sh --full     # adds the 1,000,000-document range query
 #   Benchmarks/run.sh --only rules --rules-seconds 5
 # The report is printed and written to Benchmarks/results/latest.{txt,json}.

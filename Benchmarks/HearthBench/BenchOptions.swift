@@ -4,8 +4,9 @@ import Foundation
 ///
 /// `--full` adds the 1,000,000-document range query; `--duration`/`--warmup` (seconds),
 /// `--connections` and `--threads` shape every `wrk` run (the same for Hearth, the official
-/// emulator and nginx); `--no-emulator` skips the JVM; `--only rest,query,rules,fanout,listen,history,index,memory`
-/// picks sections; `--json <file>` moves the JSON results.
+/// emulator and nginx); `--no-emulator` skips the JVM;
+/// `--only rest,query,rules,fanout,listen,history,index,memory,webchannel` picks sections;
+/// `--json <file>` moves the JSON results.
 struct BenchOptions: Sendable {
     /// The sections of the report, in the order they run.
     enum Section: String, Sendable, CaseIterable {
@@ -25,6 +26,8 @@ struct BenchOptions: Sendable {
         case index
         /// Issue 14: the server's memory idle and loaded, a 200k-document RunQuery, GetDocument under a scan.
         case memory
+        /// Issue 22: WebChannel, the JS SDK's browser transport (latency in Chromium, sessions held).
+        case webchannel
     }
 
     /// Include the 1,000,000-document step (tens of seconds to load).
@@ -49,7 +52,8 @@ struct BenchOptions: Sendable {
     /// The usage text.
     static let usage = """
         usage: hearth-bench [--full] [--duration S] [--warmup S] [--connections N] [--threads N]
-                            [--rules-seconds S] [--no-emulator] [--only rest,query,rules,fanout,listen,history,index,memory]
+                            [--rules-seconds S] [--no-emulator]
+                            [--only rest,query,rules,fanout,listen,history,index,memory,webchannel]
                             [--json FILE]
         """
 

@@ -14,6 +14,8 @@ struct Figure: Sendable, Codable, Equatable {
         case mebibytes = "MiB"
         /// Documents (or rows) written per second.
         case documentsPerSecond = "docs/s"
+        /// Things counted, e.g. sessions that reached CURRENT.
+        case count
 
         /// True when a larger value is better (rates); false for times and memory.
         var higherIsBetter: Bool { self != .milliseconds && self != .mebibytes }
@@ -37,6 +39,8 @@ struct Figure: Sendable, Codable, Equatable {
             if value >= 10 { return String(format: "%.1f ms", value) }
             if value >= 0.1 { return String(format: "%.2f ms", value) }
             return String(format: "%.3f ms", value)
+        case .count:
+            return Int(value.rounded()).formatted(.number.grouping(.automatic))
         case .requestsPerSecond, .decisionsPerSecond, .documentsPerSecond:
             let rounded = value >= 100 ? Int(value.rounded()).formatted(.number.grouping(.automatic)) : String(format: "%.1f", value)
             let suffix = unit == .requestsPerSecond ? "req/s" : unit == .documentsPerSecond ? "docs/s" : "/s"

@@ -85,11 +85,13 @@ struct ListenLoadClient: Sendable {
         process.waitUntilExit()
         finished.withLock { $0 = true }
         let text = String(decoding: data, as: UTF8.self)
+        let name = URL(fileURLWithPath: arguments.first ?? executable).lastPathComponent
         if timedOut.withLock({ $0 }) {
-            return .failure(.childFailed("listen_latency.py killed after \(Int(timeout.seconds)) s"))
+            return .failure(.childFailed("\(name) killed after \(Int(timeout.seconds)) s"))
         }
         guard process.terminationStatus == 0 else {
-            return .failure(.childFailed("listen_latency.py exited with status \(process.terminationStatus): \(text.suffix(300))"))
+            let status = process.terminationStatus
+            return .failure(.childFailed("\(name) exited with status \(status): \(text.suffix(300))"))
         }
         return .success(text)
     }

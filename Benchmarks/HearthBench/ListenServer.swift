@@ -105,6 +105,11 @@ final class ListenServer: Sendable {
         return ListenServer(child: nil, emulator: e, host: host, pid: jvm, statsURL: nil, startup: e.startup)
     }
 
+    /// The last `bytes` of the server's output (Hearth's log, the emulator's launcher and JVM).
+    func outputTail(_ bytes: Int) -> String {
+        child?.outputTail(bytes) ?? emulator?.child.outputTail(bytes) ?? ""
+    }
+
     /// Stops the server (its whole process group).
     func stop() async {
         await child?.stop()

@@ -38,6 +38,8 @@ for section in BenchOptions.Section.allCases where options.sections.contains(sec
     case .history: report.tables.append(HistorySection(options: options, scratch: scratch, progress: progress).run())
     case .index: report.tables.append(IndexSection(options: options, scratch: scratch, progress: progress).run())
     case .memory: report.tables.append(await MemorySection(options: options, scratch: scratch, progress: progress).run())
+    case .webchannel:
+        report.tables.append(await WebChannelSection(options: options, scratch: scratch, progress: progress).run())
     }
 }
 report.loadAverageAtEnd = BenchReport.loadAverage()
