@@ -17,7 +17,9 @@ Talks REST v1 only (urllib, stdlib) with `Authorization: Bearer owner`, project
   aggregation_cases.json  a dataset and runAggregationQuery requests (aliases, limits and the
                        implicit order of summed fields, overflow, errors) with the emulator's answers
   transforms.json      commits with field transforms / masks / preconditions on given
-                       documents: write results and the resulting documents
+                       documents: write results and the resulting documents; and requests of
+                       several writes (Commit, transactions, BatchWrite) combining verifies with
+                       other writes of one document: the answers
   rest_paths.json      document ids with ':', '%', spaces, '@', '+', '=', UTF-8 and '%2F' in REST paths,
                        beside the custom verbs (`…/c/a:b:listCollectionIds`): what each call answers
   cors.json            the CORS headers of REST answers and OPTIONS preflights with and without Origin
@@ -900,6 +902,7 @@ WRITE_CASES = [
     ("delete exists=false on existing", {"a": i(1)}, {"delete": True, "currentDocument": {"exists": False}}),
     ("verify exists=true on missing", None, {"verify": True, "currentDocument": {"exists": True}}),
     ("verify exists=false on existing", {"a": i(1)}, {"verify": True, "currentDocument": {"exists": False}}),
+    ("verify exists=false on missing", None, {"verify": True, "currentDocument": {"exists": False}}),
 ]
 
 
@@ -947,6 +950,10 @@ def run_write_case(emu, cid, existing, write):
     for t in wr.get("transformResults", []):
         if "timestampValue" in t and t["timestampValue"] not in known:
             known[t["timestampValue"]] = "<requestTime>"
+    if "verify" in write and wr.get("updateTime") not in (None, *known):
+        # A document verified missing: the emulator answers a clock reading of its own.
+        known[wr["updateTime"]] = "<verifyTime>"
+        result["verifyTimeVsCommitTime"] = {"verifyTime": wr["updateTime"], "commitTime": commit_time}
     result["writeResult"] = normalise_times(wr, known)
     if isinstance(after, dict) and "error" not in after:
         if before is None:
@@ -961,6 +968,128 @@ def run_write_case(emu, cid, existing, write):
         req_time = next(k for k, v in known.items() if v == "<requestTime>")
         result["requestTimeVsCommitTime"] = {"requestTime": req_time, "commitTime": commit_time}
     return write, result
+
+
+# Commits (and BatchWrites) of several writes: how a request may combine verifies with other
+# writes of the same document. Document names: "e" (exists: written before the request), "m"
+# (missing), "o" (another missing document), each under requests/{case id}/docs/.
+def VF(doc, precondition=None):
+    w = {"verify": doc}
+    if precondition is not None:
+        w["currentDocument"] = precondition
+    return w
+
+
+EXISTS = {"exists": True}
+ABSENT = {"exists": False}
+UP = lambda doc: {"update": {"name": doc, "fields": {"a": i(2)}}}
+DEL = lambda doc: {"delete": doc}
+TRF = lambda doc: {"transform": {"document": doc, "fieldTransforms": [tr("a", "increment", i(1))]}}
+
+REQUEST_CASES = [
+    # (note, rpc "commit" / "batchWrite" / "transaction" (Commit in a read-write transaction), writes)
+    ("verify without a precondition", "commit", [VF("e")]),
+    ("verify with an empty precondition", "commit", [VF("e", {})]),
+    ("verify twice", "commit", [VF("e", EXISTS), VF("e", EXISTS)]),
+    ("verify a missing document twice", "commit", [VF("m", ABSENT), VF("m", ABSENT)]),
+    ("update then verify", "commit", [UP("e"), VF("e", EXISTS)]),
+    ("verify then update", "commit", [VF("e", EXISTS), UP("e")]),
+    ("delete then verify", "commit", [DEL("e"), VF("e", EXISTS)]),
+    ("verify then delete", "commit", [VF("e", EXISTS), DEL("e")]),
+    ("transform then verify", "commit", [TRF("e"), VF("e", EXISTS)]),
+    ("verify then transform", "commit", [VF("e", EXISTS), TRF("e")]),
+    ("update twice (allowed)", "commit", [UP("e"), UP("e")]),
+    ("delete twice (allowed)", "commit", [DEL("o"), DEL("o")]),
+    ("verify one document, update another", "commit", [VF("e", EXISTS), UP("o")]),
+    ("verify twice, the first failing its precondition", "commit", [VF("m", EXISTS), VF("m", EXISTS)]),
+    ("verify twice without preconditions", "commit", [VF("e"), VF("e")]),
+    ("update, verify, verify", "commit", [UP("e"), VF("e", EXISTS), VF("e", EXISTS)]),
+    ("verify, verify, update", "commit", [VF("e", EXISTS), VF("e", EXISTS), UP("e")]),
+    ("update then verify without a precondition", "commit", [UP("e"), VF("e")]),
+    ("verify without a precondition, then an invalid write", "commit",
+     [VF("e"), {"update": {"name": "o", "fields": {"__x__": i(1)}}}]),
+    ("an invalid write, then verify without a precondition", "commit",
+     [{"update": {"name": "o", "fields": {"__x__": i(1)}}}, VF("e")]),
+    ("verify a missing document (exists: false)", "commit", [VF("m", ABSENT)]),
+    ("verify a missing and an existing document, update a third", "commit",
+     [VF("m", ABSENT), UP("o"), VF("e", EXISTS)]),
+    ("verify a missing document failing exists: true, then update another", "commit", [VF("m", EXISTS), UP("o")]),
+    ("transaction: verify without a precondition", "transaction", [VF("e")]),
+    ("transaction: verify twice", "transaction", [VF("e", EXISTS), VF("e", EXISTS)]),
+    ("transaction: update then verify", "transaction", [UP("e"), VF("e", EXISTS)]),
+    ("transaction: verify existing and missing documents", "transaction", [VF("e", EXISTS), VF("m", ABSENT)]),
+    ("batchWrite: verify without a precondition", "batchWrite", [VF("e")]),
+    ("batchWrite: verify with an empty precondition", "batchWrite", [VF("e", {})]),
+    ("batchWrite: verify twice", "batchWrite", [VF("e", EXISTS), VF("e", EXISTS)]),
+    ("batchWrite: update then verify", "batchWrite", [UP("e"), VF("e", EXISTS)]),
+    ("batchWrite: verify then delete", "batchWrite", [VF("e", EXISTS), DEL("e")]),
+    ("batchWrite: update twice", "batchWrite", [UP("o"), UP("o")]),
+    ("batchWrite: verify without a precondition, then a repeated document", "batchWrite",
+     [VF("e"), UP("o"), UP("o")]),
+    ("batchWrite: verifies and an update", "batchWrite",
+     [VF("m", ABSENT), VF("e", EXISTS), UP("o"), VF("n", EXISTS)]),
+]
+
+
+def request_doc_names(writes, base):
+    """Short document names ("e", "m", "o") → full names under `base`."""
+    out = json.loads(dumps(writes), parse_float=RawNumber, parse_int=RawNumber)
+    for w in out:
+        for key in ("verify", "delete"):
+            if key in w:
+                w[key] = f"{base}/{w[key]}"
+        if "update" in w:
+            w["update"]["name"] = f"{base}/{w['update']['name']}"
+        if "transform" in w:
+            w["transform"]["document"] = f"{base}/{w['transform']['document']}"
+    return out
+
+
+def run_request_case(emu, cid, rpc, writes):
+    base = f"{DOCS}/requests/{cid}/docs"
+    status, before = emu.patch(f"requests/{cid}/docs/e", {"a": i(1)})
+    assert status == 200, before
+    body = {"writes": request_doc_names(writes, base)}
+    if rpc == "transaction":
+        status, began = emu.call("POST", f"/v1/{DOCS}:beginTransaction", {})
+        assert status == 200, began
+        body["transaction"] = began["transaction"]
+    verb = ":batchWrite" if rpc == "batchWrite" else ":commit"
+    status, reply = emu.call("POST", f"/v1/{DOCS}{verb}", body)
+    result = {"status": status}
+    if status != 200:
+        result["error"] = error_of(reply)
+        if rpc == "transaction":
+            # Whether the refused commit used up its transaction: commit it again, empty.
+            again, retry = emu.call("POST", f"/v1/{DOCS}:commit", {"transaction": body["transaction"]})
+            result["transactionAfterwards"] = {"status": again, **({} if again == 200 else {"error": error_of(retry)})}
+        return result
+    known = {before["updateTime"]: "<updateTime:before>"}
+    if "commitTime" in reply:
+        known[reply["commitTime"]] = "<commitTime>"
+    results = []
+    for k, wr in enumerate(reply["writeResults"]):
+        t = wr.get("updateTime")
+        if rpc != "batchWrite" and t is not None and t not in known:
+            # Only a document verified missing has a time that is neither of the two.
+            assert "verify" in writes[k], (cid, wr)
+            known[t] = "<verifyTime>"
+            result["verifyTimeVsCommitTime"] = {"verifyTime": t, "commitTime": reply["commitTime"]}
+        if rpc == "batchWrite" and t is not None and t not in known:
+            wr = {**wr, "updateTime": "<time>"}  # each write of a BatchWrite commits on its own
+        results.append(normalise_times(wr, known))
+    result["writeResults"] = results
+    if rpc == "batchWrite":
+        result["writeStatus"] = [st.get("code", 0) for st in reply["status"]]
+    return result
+
+
+def record_requests(emu):
+    cases = []
+    for k, (note, rpc, writes) in enumerate(REQUEST_CASES):
+        cid = f"q{k:03d}"
+        cases.append({"id": cid, "note": note, "rpc": rpc, "writes": writes, **run_request_case(emu, cid, rpc, writes)})
+    return cases
 
 
 def record_transforms(emu):
@@ -985,6 +1114,16 @@ def record_transforms(emu):
                        "placeholders: <commitTime> (the commit's commitTime), <updateTime:before> (the update time "
                        "before the commit), <createTime>, <requestTime> (a REQUEST_TIME transform result).",
         "cases": cases,
+        "requestsDescription": "Each request case: document requests/{id}/docs/e is first written with {a: 1} "
+                               "(PATCH), then one request with `writes` runs, the short names e, m, o (and n) "
+                               "standing for requests/{id}/docs/e (existing) and missing documents beside it. `rpc` "
+                               "is commit, transaction (Commit in a read-write transaction from BeginTransaction) or "
+                               "batchWrite. Recorded: the HTTP status and the error, or the write results "
+                               "(BatchWrite: and the per-write codes; a BatchWrite time is <time>). <verifyTime> is "
+                               "the time the emulator reports for a document verified missing; "
+                               "verifyTimeVsCommitTime keeps one real pair. After a refused transaction commit, "
+                               "transactionAfterwards is an empty Commit in it.",
+        "requests": record_requests(emu),
     }
 
 

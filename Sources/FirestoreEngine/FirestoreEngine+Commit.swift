@@ -27,7 +27,7 @@ extension FirestoreEngine {
     public func commit(_ writes: [Write], in database: DatabaseID, transaction: [UInt8]? = nil, auth: AuthContext)
         throws(FirestoreError) -> CommitOutcome
     {
-        for w in writes { try validate(w, in: database) }
+        try validate(writes, in: database)
         return try writer.withLock { (state: inout WriterState) throws(FirestoreError) -> CommitOutcome in
             let snapshot = try store.snapshot()
             defer { snapshot.close() }
@@ -94,15 +94,18 @@ extension FirestoreEngine {
     /// BatchWrite: applies each write on its own (not atomic); one status per write.
     /// Admin only, as on the emulator ("Batch writes require admin authentication.").
     /// - Throws: `.permissionDenied` without admin; `.invalidArgument` when two writes target
-    ///   the same document.
+    ///   the same document, verifies included ("the same document cannot be written more than
+    ///   once in a single request", the emulator's words), or a verify has no precondition.
     public func batchWrite(_ writes: [Write], in database: DatabaseID, auth: AuthContext) throws(FirestoreError)
         -> [Result<WriteResult, FirestoreError>]
     {
         guard auth.isAdmin else { throw .permissionDenied("Batch writes require admin authentication.") }
         var seen = Set<ResourcePath>()
         for w in writes where !seen.insert(w.path).inserted {
-            throw .invalidArgument("Batch write contains multiple writes to the same document: \(w.path)")
+            throw .invalidArgument("the same document cannot be written more than once in a single request")
         }
+        // A verify without a precondition fails the whole request, not its own write.
+        for w in writes { try Self.checkVerifyPrecondition(w) }
         return writes.map { w in
             do throws(FirestoreError) {
                 return .success(try commit([w], in: database, auth: auth).writeResults[0])
@@ -224,9 +227,61 @@ extension FirestoreEngine {
         }
     }
 
+    /// Structural checks of a commit's writes, independent of stored state: first how the
+    /// request combines `verify` writes with other writes of the same document
+    /// (`checkVerifyCombinations`), then each write in order (`validate(_:in:)`), as the
+    /// emulator orders its checks (a repeated verify without a precondition answers the
+    /// repetition). The emulator's Write stream checks each write only
+    /// (`checksVerifyCombinations: false`). Source: the emulator
+    /// (Tests/Conformance/transforms.json, `requests`; its Write stream over gRPC, by hand).
+    func validate(_ writes: [Write], in database: DatabaseID, checksVerifyCombinations: Bool = true)
+        throws(FirestoreError)
+    {
+        if checksVerifyCombinations { try Self.checkVerifyCombinations(writes) }
+        for w in writes { try validate(w, in: database) }
+    }
+
+    /// A request may verify a document once and only when it does not also write it: the
+    /// emulator refuses a second verify, a verify after a write of the same document and a
+    /// write after its verify (two writes of one document without a verify are allowed).
+    /// - Throws: `.invalidArgument` "the same document cannot be verified more than once in a
+    ///   single request", "… cannot be written and then verified …" or "… cannot be verified
+    ///   and then written …", for the first write that breaks the rule.
+    ///   Source: the emulator (Tests/Conformance/transforms.json, `requests`).
+    static func checkVerifyCombinations(_ writes: [Write]) throws(FirestoreError) {
+        var written = Set<ResourcePath>()
+        var verified = Set<ResourcePath>()
+        for w in writes {
+            if case .verify(let path) = w.operation {
+                if verified.contains(path) {
+                    throw .invalidArgument("the same document cannot be verified more than once in a single request")
+                }
+                if written.contains(path) {
+                    throw .invalidArgument("the same document cannot be written and then verified in a single request")
+                }
+                verified.insert(path)
+            } else {
+                if verified.contains(w.path) {
+                    throw .invalidArgument("the same document cannot be verified and then written in a single request")
+                }
+                written.insert(w.path)
+            }
+        }
+    }
+
+    /// A `verify` only checks its precondition, so it must have one: the emulator refuses it
+    /// otherwise ("a verify must contain a precondition"; an empty `currentDocument` counts as
+    /// none). Source: the emulator (Tests/Conformance/transforms.json, `requests`).
+    static func checkVerifyPrecondition(_ w: Write) throws(FirestoreError) {
+        if case .verify = w.operation, case .none = w.currentDocument {
+            throw .invalidArgument("a verify must contain a precondition")
+        }
+    }
+
     /// Structural checks of one write, independent of stored state.
     func validate(_ w: Write, in database: DatabaseID) throws(FirestoreError) {
         let path = w.path
+        try Self.checkVerifyPrecondition(w)
         try path.validateIDs()
         guard path.isDocument else { throw .invalidArgument("Document path must have an even number of segments: \(path)") }
         if let mask = w.updateMask {

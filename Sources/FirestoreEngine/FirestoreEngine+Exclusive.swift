@@ -62,7 +62,7 @@ extension FirestoreEngine {
             defer { snapshot.close() }
             let readTime = issueReadTime(&state)
             let (writes, value) = try body(ExclusiveReads(snapshot: snapshot, database: database, readTime: readTime))
-            for w in writes { try validate(w, in: database) }
+            try validate(writes, in: database)
             let prepared = try prepareCommit(writes, in: database, transaction: nil, auth: .admin, over: snapshot, state: &state)
             // Released before the write, as in `commit`.
             snapshot.close()
@@ -95,7 +95,7 @@ extension FirestoreEngine {
             var failure: FirestoreError?
             for writes in batches {
                 do throws(FirestoreError) {
-                    for w in writes { try validate(w, in: database) }
+                    try validate(writes, in: database)
                     let p = try prepareCommit(writes, in: database, transaction: nil, auth: auth, over: overlay, state: &state)
                     state.lastCommitTime = p.commitTime
                     overlay.record(p.batch.mutations, in: database)

@@ -14,13 +14,19 @@ extension FirestoreEngine {
     /// transaction reads and rules' `get()` see them), and gets its own commit time. A commit
     /// that fails its checks fails alone; a storage failure fails the whole group and stores
     /// nothing. Every commit is acknowledged only after the group's transaction is durable.
+    /// `checksVerifyCombinations: false` skips `checkVerifyCombinations`, as the emulator's
+    /// Write stream does (it takes a verify after a write of the same document, or two verifies).
     /// - Throws: as `commit`.
     /// Source: issue 14 item 2 (group commit); Firestore REST v1 Commit.
-    public func groupCommit(_ writes: [Write], in database: DatabaseID, transaction: [UInt8]? = nil, auth: AuthContext)
-        async throws(FirestoreError) -> CommitOutcome
-    {
+    public func groupCommit(
+        _ writes: [Write], in database: DatabaseID, transaction: [UInt8]? = nil, auth: AuthContext,
+        checksVerifyCombinations: Bool = true
+    ) async throws(FirestoreError) -> CommitOutcome {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<CommitOutcome, FirestoreError>, Never>) in
-            groupCommit(writes, in: database, transaction: transaction, auth: auth) { continuation.resume(returning: $0) }
+            groupCommit(
+                writes, in: database, transaction: transaction, auth: auth,
+                checksVerifyCombinations: checksVerifyCombinations
+            ) { continuation.resume(returning: $0) }
         }
         return try result.get()
     }
@@ -30,10 +36,11 @@ extension FirestoreEngine {
     /// invalid), after the group's transaction is durable.
     public func groupCommit(
         _ writes: [Write], in database: DatabaseID, transaction: [UInt8]? = nil, auth: AuthContext,
+        checksVerifyCombinations: Bool = true,
         completion: @escaping @Sendable (Result<CommitOutcome, FirestoreError>) -> Void
     ) {
         do throws(FirestoreError) {
-            for w in writes { try validate(w, in: database) }
+            try validate(writes, in: database, checksVerifyCombinations: checksVerifyCombinations)
         } catch {
             return completion(.failure(error))
         }

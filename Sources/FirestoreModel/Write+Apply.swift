@@ -18,7 +18,7 @@ extension Write {
     /// the -0 it wrote, googleapis/nodejs-firestore#1638; firebase/firebase-js-sdk#2751); the
     /// emulator stores it as `0.0`. So rewriting `-0.0` over `0.0` is a change, while queries
     /// still find it equal to `0` (`Value.compare`). A `verify` reports the document's update
-    /// time.
+    /// time, or the commit time when it verified the document missing.
     /// - Parameters:
     ///   - current: the stored document, or nil when missing.
     ///   - commitTime: the commit time (also the value of `REQUEST_TIME` transforms).
@@ -45,8 +45,12 @@ extension Write {
         var fields: FieldMap
         switch operation {
         case .verify:
-            // The emulator reports the verified document's update time (none when missing).
-            return AppliedWrite(document: current, changed: false, result: WriteResult(updateTime: current?.updateTime))
+            // The verified document's update time; for a missing one the emulator reports a
+            // clock reading taken as its commit reads (before the commit time, the same for
+            // every verify of the request, not a transaction's read time). Hearth reads at the
+            // commit time, so reports that (Tests/Conformance/transforms.json, `<verifyTime>`).
+            let time = current?.updateTime ?? commitTime
+            return AppliedWrite(document: current, changed: false, result: WriteResult(updateTime: time))
         case .delete:
             return AppliedWrite(document: nil, changed: current != nil, result: WriteResult(updateTime: nil))
         case .transform:

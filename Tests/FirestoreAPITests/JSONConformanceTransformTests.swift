@@ -13,10 +13,12 @@ import Testing
     static let commit = Timestamp(seconds: 1_700_000_100, nanos: 5000)
 
     /// Clock placeholders of the corpus → the instants this test uses. `<requestTime>` is the
-    /// commit time in the model (the emulator reads its clock separately, to the millisecond).
+    /// commit time in the model (the emulator reads its clock separately, to the millisecond),
+    /// and so is `<verifyTime>`, the time of a document verified missing (the emulator's is a
+    /// reading just before its commit time; Hearth reads at the commit time).
     static let clock = [
         "<updateTime:before>": before.rfc3339, "<commitTime>": commit.rfc3339, "<createTime>": commit.rfc3339,
-        "<requestTime>": commit.rfc3339,
+        "<requestTime>": commit.rfc3339, "<verifyTime>": commit.rfc3339,
     ]
 
     @Test func writesMatchTheEmulator() throws {

@@ -111,7 +111,10 @@ import Testing
         #expect(!missing.changed && missing.result.updateTime == nil)
         let v = try Write(operation: .verify(path), currentDocument: .exists(true)).apply(to: existing, commitTime: t1, database: db)
         #expect(!v.changed && v.document == existing && v.result == WriteResult(updateTime: t0))
-        #expect(try Write(operation: .verify(path)).apply(to: nil, commitTime: t1, database: db).result.updateTime == nil)
+        // Verified missing: the commit time (the emulator answers a time, never `{}`).
+        let gone = try Write(operation: .verify(path), currentDocument: .exists(false))
+            .apply(to: nil, commitTime: t1, database: db)
+        #expect(!gone.changed && gone.document == nil && gone.result == WriteResult(updateTime: t1))
     }
 
     @Test func legacyTransformWrite() throws {

@@ -34,7 +34,10 @@ struct WriteStream<Transport: FirestoreStreamTransport> {
                 if request.writes.isEmpty { continue }
             }
             guard let db = database, !request.writes.isEmpty else { continue }
-            let response = try await engine.groupCommit(request.writes, in: db, auth: auth)
+            // The emulator's stream takes a verify beside a write of the same document, or two
+            // verifies of one (Commit refuses both); a verify still needs its precondition.
+            let response = try await engine.groupCommit(
+                request.writes, in: db, auth: auth, checksVerifyCombinations: false)
             // As Commit answers: a delete's result has no update time (emulator 1.19.9, over
             // gRPC and WebChannel alike; the SDKs fall back to the commit time).
             try await transport.send(
