@@ -10,23 +10,25 @@ What it does, in order:
   1. locates the Firebase JS SDK: $HEARTH_JS_SDK if set, else ~/.cache/hearth/js-sdk, holding
      node_modules/ as `npm ci --prefix <dir>` left it from Tests/WebClients/package.json (the
      convention of Tests/WebClients/sdk_root.py and Tests/WebClients/node/sdk_root.mjs). When it
-     (or node) is absent it prints one `skip: …` line and exits 0.
+     (or node) is absent it prints one `skip: …` line, and only the replay (3) runs.
   2. starts the debug Hearth in memory with the app's firebase/firebase.json (its rules and
      indexes), project demo-p, on free loopback ports (Firestore, Functions, Auth, hub)
-  3. runs the Node suites, one `node --test` per file, with FIRESTORE_EMULATOR_HOST,
-     FIREBASE_AUTH_EMULATOR_HOST and FIREBASE_EMULATOR_HUB pointing at it:
+  3. replays the browser cases' recorded sessions (Tests/WebClients/replay.py: WebChannel and
+     the web SDK's REST calls, as recorded against the official emulator) — on every machine
+  4. with the SDK and node: the Node suites, one `node --test` per file, with
+     FIRESTORE_EMULATOR_HOST, FIREBASE_AUTH_EMULATOR_HOST and FIREBASE_EMULATOR_HUB set:
        Tests/WebClients/node/firestore_sdk.test.mjs  the SDK over gRPC (own project, own rules)
        Tests/WebClients/node/rules.test.mjs          firebase/firestore.rules with
                                                      @firebase/rules-unit-testing
-  4. when Tests/WebClients/browser/run_browser.py exists, runs it with
-     --firestore/--auth/--functions HOST:PORT; when Tests/WebClients/replay.py exists, runs the
-     transcript replay the same way (the hook is marked REPLAY HOOK below)
-  5. stops Hearth and prints `node: N passed, M failed` (and a line per other suite)
+  5. with the SDK: the browser suite (Tests/WebClients/browser/run_browser.py, headless
+     Chromium; it skips with one line without chromium) for each transport: default,
+     long-polling, auto-detect, lite
+  6. stops Hearth and prints `node: N passed, M failed` (and a line per other suite)
 
 --against-emulator PORT runs only the Node suites against an official Cloud Firestore emulator
 already listening on 127.0.0.1:PORT (no hub there: the hub-discovery case is skipped), to compare.
 
-Exits non-zero when any test failed, a suite could not run, or nothing passed. Logs (Hearth's,
+Exits non-zero when any test failed or a suite could not run. Logs (Hearth's,
 and the TAP of each suite) go to .build/web-clients/.
 """
 
@@ -47,6 +49,7 @@ NODE_DIR = os.path.join(WEB, "node")
 NODE_SUITES = ["firestore_sdk.test.mjs", "rules.test.mjs"]
 BROWSER_RUNNER = os.path.join(WEB, "browser", "run_browser.py")
 REPLAY = os.path.join(WEB, "replay.py")
+BROWSER_TRANSPORTS = ("default", "long-polling", "auto-detect", "lite")
 APP_CONFIG = os.path.join(REPO, "firebase", "firebase.json")
 WORK = os.path.join(REPO, ".build", "web-clients")
 PROJECT = "demo-p"
@@ -152,10 +155,10 @@ def run_node_suites(hosts, timeout_s):
     return total_pass, total_fail, total_skip, ran_all
 
 
-def run_python_suite(label, script, hosts, timeout_s):
+def run_python_suite(label, script, hosts, timeout_s, extra=()):
     """Runs a Python suite of another part (browser, replay) with the servers' addresses."""
     command = [sys.executable, script, "--firestore", hosts["firestore"], "--auth", hosts["auth"],
-               "--functions", hosts["functions"]]
+               "--functions", hosts["functions"], *extra]
     try:
         status = subprocess.run(command, cwd=REPO, env=suite_env(hosts), stdin=subprocess.DEVNULL,
                                 timeout=timeout_s).returncode
@@ -175,15 +178,19 @@ def main():
     parser.add_argument("--timeout", type=int, default=DEFAULT_TIMEOUT_S, help="seconds per suite")
     args = parser.parse_args()
 
-    if sdk_root() is None:
+    # The transcript replay needs neither the SDK nor a browser: it always runs. The Node and
+    # browser suites need the SDK (and node, chromium); without them they print a skip line.
+    have_sdk = sdk_root() is not None
+    have_node = shutil.which("node") is not None
+    if not have_sdk:
         print(SKIP_MESSAGE)
-        return 0
-    if shutil.which("node") is None:
+    elif not have_node:
         print("skip: node not found on PATH (the web-clients suites need Node 20)")
-        return 0
     os.makedirs(WORK, exist_ok=True)
 
     if args.against_emulator:
+        if not (have_sdk and have_node):
+            return 0
         hosts = {"firestore": f"127.0.0.1:{args.against_emulator}"}
         log(f"Node suites against the emulator on {hosts['firestore']}")
         passed, failed, skipped, ran_all = run_node_suites(hosts, args.timeout)
@@ -199,21 +206,25 @@ def main():
     try:
         log(f"Hearth: firestore {hosts['firestore']}, auth {hosts['auth']}, functions "
             f"{hosts['functions']}, hub {hosts['hub']} (log: {os.path.relpath(log_path, REPO)})")
-        passed, failed, skipped, ran_all = run_node_suites(hosts, args.timeout)
-        if os.path.exists(BROWSER_RUNNER):
-            others_ok &= run_python_suite("browser", BROWSER_RUNNER, hosts, args.timeout)
-        # ---- REPLAY HOOK: the transcript replay (Tests/WebClients/replay.py, written
-        # separately) runs here, against the same Hearth, when it exists. Adjust the flags in
-        # run_python_suite if its interface differs.
-        if os.path.exists(REPLAY):
-            others_ok &= run_python_suite("replay", REPLAY, hosts, args.timeout)
-        # ---- end REPLAY HOOK
+        # The recorded WebChannel and REST sessions of the browser cases, on every machine.
+        others_ok &= run_python_suite("replay", REPLAY, hosts, args.timeout)
+        passed = failed = 0
+        ran_all = True
+        if have_sdk and have_node:
+            passed, failed, skipped, ran_all = run_node_suites(hosts, args.timeout)
+            ran_all = ran_all and passed > 0
+        if have_sdk:
+            for transport in BROWSER_TRANSPORTS:
+                others_ok &= run_python_suite(
+                    f"browser ({transport})", BROWSER_RUNNER, hosts, args.timeout,
+                    ("--project", PROJECT, "--transport", transport))
     finally:
         stop_group(process)
-    if not ran_all:
+    if not ran_all or not others_ok:
         log(f"Hearth log tail:\n{tail(log_path)}")
-    print(f"node: {passed} passed, {failed} failed", flush=True)
-    return 0 if ran_all and others_ok and failed == 0 and passed > 0 else 1
+    if have_sdk and have_node:
+        print(f"node: {passed} passed, {failed} failed", flush=True)
+    return 0 if ran_all and others_ok and failed == 0 else 1
 
 
 if __name__ == "__main__":

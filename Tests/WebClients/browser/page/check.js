@@ -26,6 +26,14 @@ export function eq(actual, expected, what = "value") {
   if (a !== e) throw new Error(`${what}: got ${a}, want ${e}`);
 }
 
+/** `actual` equals one of `choices` (where servers may differ and both are right). */
+export function oneOf(actual, choices, what = "value") {
+  const a = JSON.stringify(actual);
+  if (!choices.some(c => JSON.stringify(c) === a)) {
+    throw new Error(`${what}: got ${a}, want one of ${choices.map(c => JSON.stringify(c)).join(" | ")}`);
+  }
+}
+
 export function ok(cond, what) { if (!cond) throw new Error(what); }
 
 export async function rejects(promise, code, what = "call") {
