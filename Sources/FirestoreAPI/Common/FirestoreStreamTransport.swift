@@ -3,8 +3,8 @@ import FirestoreRPC
 
 /// What a transport supplies to serve one of Firestore's bidirectional streams (Listen,
 /// Write): the next request decoded into the domain, and a way to send a response. gRPC
-/// adapts one HTTP/2 stream (`GRPCStreamTransport`); a WebChannel adapter would adapt its
-/// long-polled channel. The stream logic itself (`ListenStream`, `WriteStream`) is shared.
+/// adapts one HTTP/2 stream (`GRPCStreamTransport`); WebChannel (`WebChannelTransport`) adapts its
+/// session of many HTTP/1.1 requests. The stream logic itself (`ListenStream`, `WriteStream`) is shared.
 /// Source: googleapis `google/firestore/v1/firestore.proto` Listen, Write.
 protocol FirestoreStreamTransport: Sendable {
     /// The next request, or nil when the client half-closed the stream.
