@@ -55,7 +55,7 @@ public struct FirestorePortHandler: HTTPHandler {
     /// A WebChannel answer's CORS headers, as the emulator sends them on `/channel`: the
     /// `Origin` echoed with credentials (the SDK's XHRs are credentialed), `Vary: Origin` and
     /// the WebChannel headers exposed; no allowed methods (never preflighted). Without an
-    /// `Origin`, `*`. Source: Tests/WebClients/PROTOCOL.md §10.
+    /// `Origin`, `*`. Source: Tests/WebClients/PROTOCOL.md section 10.
     static func allowingChannelOrigin(_ origin: String?, _ response: HTTPResponse) -> HTTPResponse {
         var response = response
         guard let origin else {

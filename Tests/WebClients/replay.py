@@ -15,7 +15,7 @@ machine without the SDK or a browser.
 
 What must agree with the recording:
   * every status (a recorded emulator 400 on a channel request, its documented race, may be a
-    200 here: PROTOCOL.md §8);
+    200 here: PROTOCOL.md section 8);
   * REST answers, as JSON, after normalization: timestamps, transaction ids and error messages
     (codes and statuses still compare);
   * the Write stream's payloads in order (stream tokens and times normalized; errors by status);

@@ -1,6 +1,6 @@
-// The app's firebase/firestore.rules under @firebase/rules-unit-testing 3.0.2 (docs/app/
-// shouts-and-whispers.md §3, §5): presence/{uid} owner-only and shape-validated, messages/{id}
-// closed, users/{uid}/feed/{id} owner read and delete.
+// The app's firebase/firestore.rules under @firebase/rules-unit-testing 3.0.2
+// (docs/app/shouts-and-whispers.md §3, §5): presence/{uid} owner-only and shape-validated,
+// messages/{id} closed, users/{uid}/feed/{id} owner read and delete.
 //
 // Usage: FIRESTORE_EMULATOR_HOST=127.0.0.1:8080 [FIREBASE_EMULATOR_HUB=127.0.0.1:4400] \
 //          node --test rules.test.mjs
