@@ -92,6 +92,10 @@ def make_static_server(run, sdk):
                 path = "/page/index.html"
             if path == "/config.json":
                 return self.reply(200, json.dumps(run.config).encode())
+            if path == "/app-rules":  # The app's firestore.rules, for cases that restore them.
+                with open(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(HERE))),
+                                       "firebase", "firestore.rules"), "rb") as f:
+                    return self.reply(200, f.read(), "text/plain")
             for prefix, root in (("/sdk/", firebase_dir), ("/page/", page_dir)):
                 name = path[len(prefix):]
                 if path.startswith(prefix) and re.fullmatch(r"[A-Za-z0-9_.-]+", name):
