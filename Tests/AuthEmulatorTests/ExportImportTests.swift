@@ -61,6 +61,37 @@ import Testing
         FileManager.default.temporaryDirectory.appendingPathComponent("hearth-export-\(UUID().uuidString)")
     }
 
+    @Test func namesRoundTripByteForByte() throws {
+        // U+00E9 and e + U+0301 (and a NUL-free RTL mark) are different ids and field names
+        // (issue 23 item 3): export and import keep every one of them apart.
+        let composed = "\u{E9}", decomposed = "e\u{301}", rtl = "a\u{200F}b"
+        let source = InMemoryDocumentStore()
+        let engine = try FirestoreEngine(store: source)
+        var writes: [Write] = []
+        for collection in [composed, decomposed] {
+            for id in [composed, decomposed, rtl] {
+                let fields: FieldMap = [composed: .integer(1), decomposed: .integer(2), rtl: .string(collection + id)]
+                writes.append(Write(operation: .update(path: ResourcePath([collection, id]), fields: fields)))
+            }
+        }
+        _ = try engine.commit(writes, in: Self.db, auth: .admin)
+        let stored = try Self.contents(source, Self.db)
+        #expect(stored.count == 6)
+
+        let dir = Self.tempDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let written = try HearthExport.write(
+            store: source, databases: [Self.db], authProjects: [], rulesFile: nil, to: dir.path)
+        #expect(written.documents == [Self.db: 6])
+        for target in [InMemoryDocumentStore() as any DocumentStore, try SQLiteDocumentStore(inMemory: ())] {
+            _ = try HearthExport.read(from: dir.path, into: target)
+            let copy = try Self.contents(target, Self.db)
+            #expect(copy == stored)
+            #expect(copy[ResourcePath([decomposed, composed])]?.fields.count == 3)
+            #expect(copy[ResourcePath([decomposed, composed])]?.fields[rtl] == .string(decomposed + composed))
+        }
+    }
+
     @Test func everyValueTypeRoundTripsExactly() throws {
         let source = InMemoryDocumentStore()
         let engine = try FirestoreEngine(store: source)
