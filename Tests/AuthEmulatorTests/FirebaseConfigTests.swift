@@ -86,3 +86,60 @@ import Testing
         #expect(config.indexes.isEmpty)
     }
 }
+
+/// `hearth start` end to end on a project whose `firebase.json` and `firestore.indexes.json`
+/// carry comments, as real projects' files do (issue 23 item 2).
+@Suite struct CommentedProjectStartTests {
+    @Test func startsServesTheRulesAndTheIndexes() async throws {
+        let dir = FileManager.default.temporaryDirectory
+            .appendingPathComponent("hearth-commented-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let files = [
+            "firebase.json": """
+                // Emulators for local development
+                {
+                  "firestore": { "rules": "firestore.rules", /* relative to this file */
+                                 "indexes": "firestore.indexes.json" },
+                  "emulators": { "firestore": { "port": 0 }, "hub": { "port": 0 },
+                                 "ui": { "enabled": true } }, // ui: not served
+                  "hosting": { "public": "public" }
+                }
+                """,
+            "firestore.indexes.json": """
+                {
+                  // one composite index
+                  "indexes": [ { "collectionGroup": "items", "queryScope": "COLLECTION",
+                                 "fields": [ { "fieldPath": "a", "order": "ASCENDING" },
+                                             { "fieldPath": "b", "order": "DESCENDING" } ] } ],
+                  "fieldOverrides": [] /* none */
+                }
+                """,
+            "firestore.rules": """
+                rules_version = '2';
+                service cloud.firestore {
+                  match /databases/{db}/documents { match /open/{d} { allow read: if true } }
+                }
+                """,
+        ]
+        for (name, text) in files {
+            try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        let app = try HearthApp(options: startOptions(dir, project: "demo-commented"))
+        let ports = try await app.start()
+        do {
+            let base = "http://127.0.0.1:\(ports.firestore)/v1/projects/demo-commented/databases/(default)/documents"
+            #expect(try await Emulators.send("GET", base + "/open/x").status == 404)  // Allowed: not found.
+            #expect(try await Emulators.send("GET", base + "/closed/x").status == 403)  // The file's rules.
+            let project = "http://127.0.0.1:\(ports.firestore)/v1/projects/demo-commented/databases/(default)"
+            let indexes = try await Emulators.send(
+                "GET", project + "/collectionGroups/-/indexes", headers: ["Authorization": "Bearer owner"])
+            #expect(indexes.status == 200)
+            #expect(indexes.text.contains("\"fieldPath\": \"b\"") || indexes.text.contains("\"fieldPath\":\"b\""))
+        } catch {
+            await app.stop()
+            throw error
+        }
+        await app.stop()
+    }
+}
