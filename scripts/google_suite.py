@@ -214,20 +214,27 @@ def start_hearth(binary, folder, log_path):
     config = os.path.join(folder, "firebase.json")
     with open(config, "w", encoding="utf-8") as f:
         f.write("{}\n")
-    firestore, functions, auth, hub = free_ports(4)
-    command = [binary, "start", "--config", config, "--project", PROJECT, "--in-memory",
-               "--firestore-port", str(firestore), "--functions-port", str(functions),
-               "--auth-port", str(auth), "--hub-port", str(hub), "--quiet"]
+    process, hosts = start_hearth_on(binary, config, PROJECT, log_path)
+    return process, hosts["firestore"]
+
+
+def start_hearth_on(binary, config, project, log_path):
+    """Starts Hearth in memory with `config` for `project` on free loopback ports, ready;
+    returns (process, {"firestore"|"functions"|"auth"|"hub": "127.0.0.1:PORT"})."""
+    ports = dict(zip(("firestore", "functions", "auth", "hub"), free_ports(4)))
+    command = [binary, "start", "--config", config, "--project", project, "--in-memory", "--quiet"]
+    for name, port in ports.items():
+        command += [f"--{name}-port", str(port)]
     with open(log_path, "wb") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
                                    stdin=subprocess.DEVNULL, start_new_session=True)
-    host = f"127.0.0.1:{firestore}"
+    hosts = {name: f"127.0.0.1:{port}" for name, port in ports.items()}
     try:
-        wait_ready(process, host, log_path)
+        wait_ready(process, hosts["firestore"], log_path)
     except BaseException:
         stop_group(process)
         raise
-    return process, host
+    return process, hosts
 
 
 # --------------------------------------------------------------------------- pytest

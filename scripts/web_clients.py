@@ -33,7 +33,6 @@ and the TAP of each suite) go to .build/web-clients/.
 """
 
 import argparse
-import json
 import os
 import re
 import shutil
@@ -41,7 +40,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from google_suite import exit_on_termination, free_ports, stop_group, tail, wait_ready  # noqa: E402
+from google_suite import exit_on_termination, start_hearth_on, stop_group, tail  # noqa: E402
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 WEB = os.path.join(REPO, "Tests", "WebClients")
@@ -53,47 +52,13 @@ BROWSER_TRANSPORTS = ("default", "long-polling", "auto-detect", "lite")
 APP_CONFIG = os.path.join(REPO, "firebase", "firebase.json")
 WORK = os.path.join(REPO, ".build", "web-clients")
 PROJECT = "demo-p"
-SDK_VERSION = "10.11.1"
-SKIP_MESSAGE = (f"skip: Firebase JS SDK {SDK_VERSION} not found at $HEARTH_JS_SDK or "
-                "~/.cache/hearth/js-sdk (install with: npm ci --prefix <dir> using "
-                "Tests/WebClients/package.json)")
+sys.path.insert(0, WEB)
+from sdk_root import SKIP_MESSAGE, sdk_root  # noqa: E402  (the one SDK locator)
 DEFAULT_TIMEOUT_S = 600
 
 
 def log(message):
     print(f"web-clients: {message}", file=sys.stderr, flush=True)
-
-
-def sdk_root():
-    """The SDK folder holding node_modules/firebase at SDK_VERSION, or None."""
-    root = os.environ.get("HEARTH_JS_SDK") or os.path.join(os.path.expanduser("~"), ".cache", "hearth", "js-sdk")
-    manifest = os.path.join(root, "node_modules", "firebase", "package.json")
-    try:
-        with open(manifest, encoding="utf-8") as f:
-            if json.load(f).get("version") != SDK_VERSION:
-                return None
-    except (OSError, ValueError):
-        return None
-    return root
-
-
-def start_hearth(binary, log_path):
-    """Starts Hearth in memory with the app's config on free ports; returns (process, hosts)."""
-    firestore, functions, auth, hub = free_ports(4)
-    command = [binary, "start", "--config", APP_CONFIG, "--project", PROJECT, "--in-memory",
-               "--firestore-port", str(firestore), "--functions-port", str(functions),
-               "--auth-port", str(auth), "--hub-port", str(hub), "--quiet"]
-    with open(log_path, "wb") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
-                                   stdin=subprocess.DEVNULL, start_new_session=True)
-    hosts = {name: f"127.0.0.1:{port}" for name, port in
-             (("firestore", firestore), ("functions", functions), ("auth", auth), ("hub", hub))}
-    try:
-        wait_ready(process, hosts["firestore"], log_path)
-    except BaseException:
-        stop_group(process)
-        raise
-    return process, hosts
 
 
 def suite_env(hosts):
@@ -201,7 +166,7 @@ def main():
         sys.exit(f"web-clients: no Hearth binary at {args.hearth} (run `swift build` first)")
     exit_on_termination()
     log_path = os.path.join(WORK, "hearth.log")
-    process, hosts = start_hearth(args.hearth, log_path)
+    process, hosts = start_hearth_on(args.hearth, APP_CONFIG, PROJECT, log_path)
     others_ok = True
     try:
         log(f"Hearth: firestore {hosts['firestore']}, auth {hosts['auth']}, functions "

@@ -26,7 +26,9 @@ public struct FirestorePortHandler: HTTPHandler {
         if cors.isPreflight(request) { return cors.preflight(request) }
         var response: HTTPResponse
         if let method = WebChannelService.method(forPath: request.path) {
-            return Self.allowingChannelOrigin(request.headers["origin"], webChannel.handle(request, method: method))
+            var answer = webChannel.handle(request, method: method)
+            CORSPolicy.firestoreChannel.apply(to: &answer, for: request)
+            return answer
         } else if request.path.hasPrefix("/v1/") || request.path.hasPrefix("/v1beta1/") {
             if let answered = admin.handleIndexRequest(request) {
                 response = answered
@@ -49,24 +51,6 @@ public struct FirestorePortHandler: HTTPHandler {
     static func allowingOrigin(_ origin: String?, _ response: HTTPResponse) -> HTTPResponse {
         var response = response
         CORSPolicy.firestore.apply(to: &response, origin: origin)
-        return response
-    }
-
-    /// A WebChannel answer's CORS headers, as the emulator sends them on `/channel`: the
-    /// `Origin` echoed with credentials (the SDK's XHRs are credentialed), `Vary: Origin` and
-    /// the WebChannel headers exposed; no allowed methods (never preflighted). Without an
-    /// `Origin`, `*`. Source: Tests/WebClients/PROTOCOL.md section 10.
-    static func allowingChannelOrigin(_ origin: String?, _ response: HTTPResponse) -> HTTPResponse {
-        var response = response
-        guard let origin else {
-            response.headers.replaceOrAdd("access-control-allow-origin", "*")
-            return response
-        }
-        response.headers.replaceOrAdd("access-control-allow-origin", origin)
-        response.headers.replaceOrAdd("access-control-allow-credentials", "true")
-        response.headers.replaceOrAdd("vary", "Origin")
-        response.headers.replaceOrAdd(
-            "access-control-expose-headers", "x-client-wire-protocol, x-http-session-id, x-http-initial-response")
         return response
     }
 

@@ -3,7 +3,7 @@
 
 Usage:
     python3 Tests/WebClients/replay.py --firestore HOST:PORT [--transport T] [--only CASE]
-        [--verbose] [--auth HOST:PORT --functions HOST:PORT (accepted, unused)]
+        [--auth HOST:PORT --functions HOST:PORT (accepted, unused)]
 
 Each transcript is what the Firebase JS SDK 10.11.1 in Chromium sent to the official emulator
 and what it answered (browser/run_browser.py --record). This script sends the same requests to
@@ -176,10 +176,11 @@ class ListenSnapshots:
             change = message.get("documentDelete") or message.get("documentRemove")
             for t in change.get("removedTargetIds", []):
                 self.docs.get(t, {}).pop(change["document"], None)
-        return len(self.snapshot_count_key())
 
-    def snapshot_count_key(self):
-        return [s for history in self.snapshots.values() for s in history]
+    @property
+    def snapshot_count(self) -> int:
+        """How many distinct snapshots the targets went through: the stream's progress."""
+        return sum(len(history) for history in self.snapshots.values())
 
 
 def in_request_order(exchanges):
@@ -242,9 +243,9 @@ class Session:
                 normalize(server_times(payload[0], self.recorded_day)))
             return True
         view = self.live_view if live else self.recorded_view
-        before = len(view.snapshot_count_key())
+        before = view.snapshot_count
         view.apply(payload, self.recorded_day)
-        return len(view.snapshot_count_key()) > before
+        return view.snapshot_count > before
 
     def recorded_array(self, array_id, payload):
         # An array re-sent on a new back channel: the SDK had dropped the old one's copy.
@@ -284,10 +285,9 @@ class Session:
 
 
 class Replay:
-    def __init__(self, target: str, transcript: dict, verbose: bool):
+    def __init__(self, target: str, transcript: dict):
         self.target = target
         self.transcript = transcript
-        self.verbose = verbose
         self.failures: list[str] = []
         self.sessions: dict[str, Session] = {}
         self.threads: list[threading.Thread] = []
@@ -306,7 +306,7 @@ class Replay:
 
     # -- HTTP
 
-    def send(self, method, path, body, headers, stream_to=None):
+    def send(self, method, path, body, headers):
         connection = http.client.HTTPConnection(self.target, timeout=30)
         sent = {k: v for k, v in headers.items() if k in ("content-type", "origin", "authorization")}
         for k, v in headers.items():
@@ -618,7 +618,6 @@ def main() -> int:
     parser.add_argument("--functions")
     parser.add_argument("--transport", help="only this transport's transcripts")
     parser.add_argument("--only", help="only this case")
-    parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
     files = sorted(glob.glob(os.path.join(TRANSCRIPTS, "*", "*.json")))
     if args.transport:
@@ -633,7 +632,7 @@ def main() -> int:
         with open(path) as f:
             transcript = json.load(f)
         name = f"{transcript.get('transport')}/{transcript.get('case')}"
-        replay = Replay(args.firestore, transcript, args.verbose)
+        replay = Replay(args.firestore, transcript)
         started = time.monotonic()
         try:
             replay.run()

@@ -267,21 +267,15 @@ final class WebChannelSession: Sendable {
             return now - s.lastActivity >= abandonAfter
         }
         guard abandoned else { return .keep }
-        closeInput()
-        end(error: nil, now: now)
+        shutDown(now: now)
         return .remove
     }
 
-    /// Ends the session at once (server shutdown or removal): the stream reads its end and
-    /// the back channel closes.
+    /// Ends the session at once (terminate, server shutdown, abandonment): the stream reads
+    /// its end, and the back channel closes once it has written what was left (`end`).
     func shutDown(now: ContinuousClock.Instant) {
         closeInput()
         end(error: nil, now: now)
-        let channel = state.withLock { s -> HTTPBodyStream? in
-            defer { s.backChannel = nil }
-            return s.backChannel?.body
-        }
-        channel?.finish()
     }
 
     /// Whether the session is over and has nothing left to deliver.

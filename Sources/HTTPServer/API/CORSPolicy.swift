@@ -13,26 +13,37 @@
 /// Source: docs/reference/firestore-wire.md §2.8, §3.6.
 public struct CORSPolicy: Sendable {
     /// `Access-Control-Allow-Methods`: the Firestore emulator's `DELETE,GET,HEAD,PATCH,POST,PUT`,
-    /// the `cors` middleware's `GET,HEAD,PUT,PATCH,POST,DELETE`.
-    public var allowedMethods: String
+    /// the `cors` middleware's `GET,HEAD,PUT,PATCH,POST,DELETE`; nil for none (WebChannel).
+    public var allowedMethods: String?
     /// The status of a preflight answer (200 on the Firestore port, 204 on the Node ports).
     public var preflightStatus: Int
     /// `Access-Control-Allow-Origin` when the request has no `Origin` (`*`), or nil for none.
     public var withoutOrigin: String?
     /// Whether answers carry `Vary: Origin` (preflights `Vary: Origin, Access-Control-Request-Headers`).
     public var vary: Bool
+    /// `Access-Control-Expose-Headers` of answers to a request with an `Origin`, or nil.
+    public var exposedHeaders: String?
 
     /// A policy; see the type's documentation.
-    public init(allowedMethods: String, preflightStatus: Int, withoutOrigin: String?, vary: Bool) {
+    public init(
+        allowedMethods: String?, preflightStatus: Int, withoutOrigin: String?, vary: Bool, exposedHeaders: String? = nil
+    ) {
         self.allowedMethods = allowedMethods
         self.preflightStatus = preflightStatus
         self.withoutOrigin = withoutOrigin
         self.vary = vary
+        self.exposedHeaders = exposedHeaders
     }
 
     /// The Firestore port: the Cloud Firestore emulator's answers, `*` without an `Origin`.
     public static let firestore = CORSPolicy(
         allowedMethods: "DELETE,GET,HEAD,PATCH,POST,PUT", preflightStatus: 200, withoutOrigin: "*", vary: false)
+    /// The Firestore port's WebChannel answers (`…/channel`), as the emulator sends them: no
+    /// allowed methods (never preflighted), `Vary: Origin`, and WebChannel's headers exposed.
+    /// Source: Tests/WebClients/PROTOCOL.md section 10.
+    public static let firestoreChannel = CORSPolicy(
+        allowedMethods: nil, preflightStatus: 200, withoutOrigin: "*", vary: true,
+        exposedHeaders: "x-client-wire-protocol, x-http-session-id, x-http-initial-response")
     /// The Auth port: 204 preflights, `Vary`, `*` without an `Origin`.
     public static let auth = CORSPolicy(
         allowedMethods: nodeMethods, preflightStatus: 204, withoutOrigin: "*", vary: true)
@@ -49,7 +60,7 @@ public struct CORSPolicy: Sendable {
     /// requested headers echoed, and the origin headers of `apply(to:for:)`.
     public func preflight(_ request: HTTPRequest) -> HTTPResponse {
         var response = HTTPResponse(status: preflightStatus)
-        if request.headers["origin"] == nil {
+        if request.headers["origin"] == nil, let allowedMethods {
             response.headers.add("access-control-allow-methods", allowedMethods)
         }
         apply(to: &response, for: request)
@@ -73,8 +84,9 @@ public struct CORSPolicy: Sendable {
             return
         }
         response.headers.replaceOrAdd("access-control-allow-origin", origin)
-        response.headers.replaceOrAdd("access-control-allow-methods", allowedMethods)
+        if let allowedMethods { response.headers.replaceOrAdd("access-control-allow-methods", allowedMethods) }
         response.headers.replaceOrAdd("access-control-allow-credentials", "true")
         if vary && !response.headers.contains("vary") { response.headers.add("vary", "Origin") }
+        if let exposedHeaders { response.headers.replaceOrAdd("access-control-expose-headers", exposedHeaders) }
     }
 }

@@ -176,11 +176,8 @@ extension RESTCodec {
         switch response {
         case .targetChange(let change):
             var m: [JSONValue.Member] = []
-            if change.targetChangeType != .noChange {
-                let names: [TargetChange.TargetChangeType: String] = [
-                    .add: "ADD", .remove: "REMOVE", .current: "CURRENT", .reset: "RESET",
-                ]
-                m.append(.init("targetChangeType", .string(names[change.targetChangeType] ?? "NO_CHANGE")))
+            if let name = targetChangeTypeName(change.targetChangeType) {
+                m.append(.init("targetChangeType", .string(name)))
             }
             if !change.targetIDs.isEmpty { m.append(.init("targetIds", ids(change.targetIDs))) }
             if let cause = change.cause {
@@ -218,6 +215,17 @@ extension RESTCodec {
                 m.append(.init("unchangedNames", names))
             }
             return .object([.init("filter", .object(m))])
+        }
+    }
+
+    /// The proto3 JSON name of a target change type; nil for `NO_CHANGE`, the default omitted.
+    private static func targetChangeTypeName(_ type: TargetChange.TargetChangeType) -> String? {
+        switch type {
+        case .noChange: nil
+        case .add: "ADD"
+        case .remove: "REMOVE"
+        case .current: "CURRENT"
+        case .reset: "RESET"
         }
     }
 
