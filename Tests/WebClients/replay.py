@@ -255,9 +255,15 @@ class Session:
         if self._take(payload, live=False):
             self.recorded_progress += 1
 
-    def live_array(self, array_id, payload):
+    def live_array(self, array_id, payload, acknowledged: int):
+        """Takes one array from a back channel opened with `AID=acknowledged`."""
         with self.lock:
             if self.live_arrays and array_id <= self.live_arrays[-1][0]:
+                # A new back channel re-sends what its AID did not acknowledge, as the emulator
+                # does; the SDK drops the copy. Anything else repeated is a fault.
+                earlier = dict(self.live_arrays).get(array_id)
+                if array_id > acknowledged and earlier == payload:
+                    return
                 self.errors.append(f"array id {array_id} after {self.live_arrays[-1][0]}")
             self.live_arrays.append((array_id, payload))
             if self._take(payload, live=True):
@@ -361,7 +367,8 @@ class Replay:
 
     # -- back channels
 
-    def read_back_channel(self, session: Session, response, connection, label):
+    def read_back_channel(self, session: Session, response, connection, label, path):
+        acknowledged = int(urllib.parse.parse_qs(path.partition("?")[2]).get("AID", ["0"])[0])
         buffer = ""
         raw = b""
         try:
@@ -378,7 +385,7 @@ class Replay:
                 got, buffer = frames(buffer)
                 for frame in got:
                     for array_id, payload in frame:
-                        session.live_array(array_id, payload)
+                        session.live_array(array_id, payload, acknowledged)
         except (OSError, http.client.HTTPException, AttributeError, ValueError):
             pass  # Closed by the replay (a superseded back channel) or by Hearth.
         finally:
@@ -505,7 +512,7 @@ class Replay:
                 connection.close()
                 return
             thread = threading.Thread(
-                target=self.read_back_channel, args=(session, response, connection, label), daemon=True)
+                target=self.read_back_channel, args=(session, response, connection, label, path), daemon=True)
             thread.start()
             self.threads.append(thread)
             session.back_channel = (connection, thread)
@@ -536,7 +543,8 @@ class Replay:
         """Long polls for `session` until it is terminated or Hearth refuses one."""
         first = True
         while not session.terminated:
-            connection, response = self.send("GET", self.live_path(e, session), None, e["request_headers"])
+            path = self.live_path(e, session)
+            connection, response = self.send("GET", path, None, e["request_headers"])
             if response.status != 200:
                 response.read()
                 connection.close()
@@ -544,7 +552,7 @@ class Replay:
                     self.fail(f"{label}: status {response.status}, recorded {recorded_status}")
                 return
             first = False
-            self.read_back_channel(session, response, connection, label)
+            self.read_back_channel(session, response, connection, label, path)
 
     def rest(self, e, label):
         self.wait_for_all()
