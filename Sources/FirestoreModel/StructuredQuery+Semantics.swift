@@ -143,9 +143,17 @@ extension StructuredQuery {
     /// match the filter and to be within the cursors (a store's checked candidates): order,
     /// offset, limit.
     /// - Returns: the results and the number skipped by `offset`.
-    public func ordered(accepted: [Document], in database: DatabaseID) -> (documents: [Document], skipped: Int) {
+    ///
+    /// `inOrder`: the caller read `accepted` in the normalised order already (a store whose
+    /// index stream follows the whole order), so the sort is skipped; debug builds check it.
+    public func ordered(accepted: [Document], in database: DatabaseID, inOrder: Bool = false)
+        -> (documents: [Document], skipped: Int)
+    {
         let order = normalizedOrderBy
-        var docs = Self.sorted(accepted, by: order, in: database)
+        var docs = inOrder ? accepted : Self.sorted(accepted, by: order, in: database)
+        assert(
+            !inOrder || docs.map(\.path) == Self.sorted(accepted, by: order, in: database).map(\.path),
+            "a stream declared in query order was not")
         let skipped = min(offset, docs.count)
         docs.removeFirst(skipped)
         if let l = limit, docs.count > l { docs.removeLast(docs.count - l) }

@@ -52,6 +52,14 @@ final class SQLiteConnection {
         }
     }
 
+    /// Runs one statement that returns no rows through the statement cache: compiled once per
+    /// connection, for the transaction statements every read and write runs (`BEGIN`,
+    /// `COMMIT`), which `execute` would parse again each time.
+    /// - Throws: `SQLiteError` carrying `sql` when it fails.
+    func run(_ sql: String) throws(SQLiteError) {
+        try prepare(sql).run()
+    }
+
     /// The cached statement for `sql`, reset and with its bindings cleared.
     ///
     /// Callers must `reset()` it when done (a `defer` right after this call), so a statement
@@ -78,13 +86,13 @@ final class SQLiteConnection {
     /// "The closure is the transaction": nothing escapes half-applied.
     /// - Throws: whatever `body` throws, or `SQLiteError` from BEGIN/COMMIT.
     func writeTransaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+        try run("BEGIN IMMEDIATE")
         do {
             let result = try body()
-            try execute("COMMIT")
+            try run("COMMIT")
             return result
         } catch {
-            try? execute("ROLLBACK")
+            try? run("ROLLBACK")
             throw error
         }
     }

@@ -329,7 +329,7 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
         do {
             try Self.beginRead(connection)
         } catch {
-            try? connection.execute("ROLLBACK")
+            try? connection.run("ROLLBACK")
             returnReader(connection)
             throw error.firestoreError
         }
@@ -567,7 +567,7 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
 
     /// `BEGIN`, then a read: a deferred transaction takes its WAL snapshot at its first read.
     private static func beginRead(_ connection: SQLiteConnection) throws {
-        try connection.execute("BEGIN")
+        try connection.run("BEGIN")
         let pin = try connection.prepare("SELECT value FROM meta WHERE key = 'schema_version'")
         defer { pin.reset() }
         _ = try pin.step()
@@ -585,7 +585,7 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
         defer { writerLock.unlock() }
         guard currentSequence == sequence else { return false }
         do {
-            try connection.execute("COMMIT")
+            try connection.run("COMMIT")
             try Self.beginRead(connection)
         } catch {
             throw error.firestoreError

@@ -31,6 +31,7 @@ extension SQLiteSnapshot {
             return overflow ? Int.max : sum
         }
         if needed == 0 { return ([], 0) }
+        var inOrder = false
         let accepted: [Document] = try reading { connection in
             guard let db = try databaseRowID(database, connection) else { return [] }
             let composites = try compositeIndexes(of: query, db: db, connection)
@@ -65,13 +66,15 @@ extension SQLiteSnapshot {
             stream.orderedByPath = plan.streamOrder == .path
             stream.perRange = plan.streamOrder == .indexKeyWithinRanges
             stream.readTime = readTime
+            stream.filterIsExact = plan.isExact(for: query)
+            inOrder = plan.followsWholeOrder(order)
             for access in plan.accesses where !stream.isDone {
                 try read(access, target: target, db: db, indexIDs: indexIDs, compositeIDs: compositeIDs, connection, into: &stream)
             }
             return stream.accepted
         }
         // Every accepted candidate passed the target, the filter and the cursors in the stream.
-        guard let readTime else { return query.ordered(accepted: accepted, in: database) }
+        guard let readTime else { return query.ordered(accepted: accepted, in: database, inOrder: inOrder) }
         // At a read time the plan streamed the latest versions that existed then; the answer's
         // first `needed` are among those and the archived versions current then, which are few
         // (at most the retention window's updates in scope).
@@ -273,6 +276,10 @@ struct CandidateStream {
     /// For a point-in-time query, the read time: later versions are skipped, not offered.
     var readTime: Timestamp?
 
+    /// True when every row the plan reads matches the filter (`QueryPlan.isExact(for:)`): the
+    /// filter is not evaluated again on the decoded document.
+    var filterIsExact = false
+
     /// True when the early-stop rule applies to each range rather than the whole stream.
     var perRange = false
     /// Candidates accepted since `beginRange`.
@@ -304,7 +311,9 @@ struct CandidateStream {
     /// Keeps `document` when it matches the filter, has every orderBy field and is within the cursors.
     mutating func offer(_ document: Document, stopKey: UnsafeRawBufferPointer) {
         let query = target.query
-        guard query.matches(document, in: database, order: order), query.withinCursors(document, in: database, order: order) else {
+        guard filterIsExact || query.matches(document, in: database, order: order),
+            query.withinCursors(document, in: database, order: order)
+        else {
             return
         }
         accepted.append(document)

@@ -37,7 +37,7 @@ final class SQLiteSnapshot: StoreSnapshot {
         guard let connection else { return }
         self.connection = nil
         do {
-            try connection.execute("COMMIT")
+            try connection.run("COMMIT")
             store.returnReader(connection)
         } catch {
             connection.close()  // state unknown: do not reuse it
