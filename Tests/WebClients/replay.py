@@ -108,11 +108,21 @@ def normalize(value, volatile_keys=("streamToken", "resumeToken", "transaction",
     return value
 
 
+def _utc_day(offset_days: int) -> str:
+    return time.strftime("%Y-%m-%d", time.gmtime(time.time() + offset_days * 86400))
+
+
+# The days a server time Hearth sets during this run can fall on (a run may cross midnight UTC).
+LIVE_DAYS = frozenset((_utc_day(-1), _utc_day(0), _utc_day(1)))
+
+
 def server_times(value, recorded_day: str):
-    """`value` with server-set timestamp values (serverTimestamp(), the recording's day) replaced."""
+    """`value` with server-set timestamp values replaced: those of the recording's day (the
+    recorded side) and those of today (Hearth's side, set while replaying)."""
     if isinstance(value, dict):
         return {
-            k: ("<server time>" if k == "timestampValue" and isinstance(v, str) and v.startswith(recorded_day)
+            k: ("<server time>" if k == "timestampValue" and isinstance(v, str)
+                and (v.startswith(recorded_day) or v[:10] in LIVE_DAYS)
                 else server_times(v, recorded_day))
             for k, v in value.items()
         }
