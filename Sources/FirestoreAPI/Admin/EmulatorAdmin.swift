@@ -6,7 +6,8 @@ import HTTPServer
 /// The Firestore emulator's admin endpoints (`/emulator/v1/…`), docs/reference/firestore-wire.md §2.1:
 /// `DELETE /emulator/v1/projects/{p}/databases/{d}/documents` clears a database;
 /// `PUT …/projects/{p}:securityRules` replaces the rules; `GET …:ruleCoverage[.html]`;
-/// Hearth's own `GET …/projects/{p}:ruleExplanations` returns the latest denials explained, and
+/// Hearth's own `GET …/projects/{p}:ruleExplanations` returns the latest denials explained,
+/// `GET|DELETE …/projects/{p}:requests[?after=ID]` every request the rules decided (`RequestJournal`), and
 /// `GET /emulator/v1/stats` what the engine holds (open listen sessions, transactions), and
 /// `GET|DELETE …/projects/{p}:missingIndexes` the indexes queries lacked since start.
 /// It also answers the Firestore Admin API's index endpoints
@@ -99,6 +100,11 @@ public struct EmulatorAdmin: Sendable {
                 return rules.explanations(project: project)
             case ("DELETE", "ruleExplanations"):
                 return rules.clearExplanations(project: project)
+            case ("GET", "requests"):
+                return rules.requests(project: project, after: request.queryItem("after").flatMap { Int($0) } ?? 0)
+            case ("DELETE", "requests"):
+                rules.journal.clear(project: project)
+                return .json(200, Array("{}".utf8))
             case ("GET", "missingIndexes"):
                 return indexes.missing(project: project)
             case ("DELETE", "missingIndexes"):

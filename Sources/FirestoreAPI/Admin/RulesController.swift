@@ -14,6 +14,8 @@ public final class RulesController: Sendable {
     let engine: FirestoreEngine
     let log: @Sendable (String) -> Void
     let state = Mutex<State>(State())
+    /// Every decided request (grants and denials), for the UI's requests view.
+    public let journal = RequestJournal()
     /// How many explanations each project keeps.
     public static let explanationsKept = 100
 
@@ -51,12 +53,14 @@ public final class RulesController: Sendable {
         for w in ruleset.warnings { log("rules: " + w.rendered) }
         state.withLock { $0.defaultRules = Installed(fileName: path, content: text, ruleset: ruleset) }
         engine.setDefaultPolicy(policy(ruleset, project: nil))
+        journal.announceRulesReplaced()
         log("rules: loaded \(path)")
     }
 
     /// The policy for `ruleset`, recording denials for `project` (nil: the request's project).
     func policy(_ ruleset: Ruleset, project: String?) -> RulesAccessPolicy {
-        RulesAccessPolicy(ruleset: ruleset) { [self] request, explanation in
+        let journal = self.journal
+        return RulesAccessPolicy(ruleset: ruleset, onDenial: { [self] request, explanation in
             let p = project ?? request.database.project
             log("rules: denied \(request.method.rawValue) \(request.database.resourceName(request.path)) for \(Self.who(request.auth))\n  \(explanation.description.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  "))")
             let entry: JSONValue = .object([
@@ -73,7 +77,9 @@ public final class RulesController: Sendable {
                 if list.count > Self.explanationsKept { list.removeFirst(list.count - Self.explanationsKept) }
                 s.explanations[p] = list
             }
-        }
+        }, onDecision: { request, decision in
+            journal.record(project: project ?? request.database.project, request: request, decision: decision)
+        })
     }
 
     static func who(_ auth: AuthContext) -> String {
@@ -105,6 +111,7 @@ public final class RulesController: Sendable {
             }
             state.withLock { $0.byProject[project] = Installed(fileName: name, content: content, ruleset: ruleset) }
             engine.setPolicy(policy(ruleset, project: project), forProject: project)
+            journal.announceRulesReplaced()
             log("rules: replaced rules for project \(project)")
             return .json(200, Self.issues(ruleset.warnings, name: name).serialized())
         } catch {
@@ -158,6 +165,16 @@ public final class RulesController: Sendable {
     public func explanations(project: String) -> HTTPResponse {
         let list = state.withLock { $0.explanations[project] ?? [] }
         return .json(200, JSONValue.object(["explanations": .array(list)]).serialized())
+    }
+
+    /// `GET …:requests[?after=ID]`: the requests the rules decided (`RequestJournal` shape).
+    public func requests(project: String, after: Int) -> HTTPResponse {
+        .json(200, journal.json(project: project, after: after).serialized())
+    }
+
+    /// The rules source in force for `project` and its file name; nil without rules.
+    public func source(project: String) -> (fileName: String, content: String)? {
+        installed(project).map { ($0.fileName, $0.content) }
     }
 
     /// `DELETE …:ruleExplanations`: forgets them.
