@@ -69,7 +69,11 @@ public struct CallableHTTPHandler: HTTPHandler {
         }
         let outcome: Result<[UInt8], CallableError>
         do throws(CallableError) {
-            let result = try await function.handler(CallableRequest(data: data, context: context))
+            let request = CallableRequest(data: data, context: context)
+            let result = try await host.journaled(name, .callable, uid: context.auth?.uid, arguments: data.journalJSON) {
+                () async throws(CallableError) -> CallableValue in
+                try await function.handler(request)
+            }
             outcome = .success(try CallableWire.encodeResult(result))
         } catch {
             outcome = .failure(error)

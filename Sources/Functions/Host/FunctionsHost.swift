@@ -2,6 +2,7 @@ import FirestoreEngine
 import FirestoreModel
 import FoundationEssentials
 import Glibc
+import GoogleWire
 import Synchronization
 
 /// The in-process Cloud Functions runtime for one project: the registry of callables,
@@ -34,6 +35,9 @@ public final class FunctionsHost: Sendable {
     /// Where errors nobody else sees go (failed scheduled runs and triggers, best-effort work
     /// inside functions such as pushes). Functions may call it themselves.
     public let errorSink: @Sendable (_ function: String, _ error: any Error) -> Void
+
+    /// The latest invocations (callables, scheduled runs, triggers), for the Emulator UI.
+    public let invocations = InvocationJournal()
 
     /// The registered functions; written at start-up, read per call.
     let registry = Mutex(FunctionsRegistry())
@@ -108,7 +112,31 @@ public final class FunctionsHost: Sendable {
         guard let function = functions.callable(named: name, region: region) else {
             throw .notFound("Function \(region)-\(name) does not exist.")
         }
-        return try await function.handler(request)
+        return try await journaled(name, .callable, uid: request.context.auth?.uid, arguments: request.data.journalJSON) {
+            () async throws(CallableError) -> CallableValue in
+            try await function.handler(request)
+        }
+    }
+
+    /// Runs `body` and records it in `invocations` (start time, duration, result or error).
+    func journaled(
+        _ name: String, _ kind: InvocationJournal.Kind, uid: String?, arguments: JSONValue,
+        _ body: () async throws(CallableError) -> CallableValue
+    ) async throws(CallableError) -> CallableValue {
+        let time = clock()
+        let start = ContinuousClock.now
+        do {
+            let result = try await body()
+            invocations.record(
+                name: name, kind: kind, time: time, duration: ContinuousClock.now - start, uid: uid, arguments: arguments,
+                outcome: .success(result.journalJSON))
+            return result
+        } catch {
+            invocations.record(
+                name: name, kind: kind, time: time, duration: ContinuousClock.now - start, uid: uid, arguments: arguments,
+                outcome: .failure(error))
+            throw error
+        }
     }
 
     /// Runs the scheduled function `name` now.
@@ -125,11 +153,16 @@ public final class FunctionsHost: Sendable {
     /// Runs `function` with `scheduleTime` = `time`, reporting failures to the error sink.
     /// - Throws: the handler's error as a `CallableError` (others become INTERNAL).
     func run(_ function: ScheduledFunction, at time: Timestamp) async throws(CallableError) -> CallableValue {
-        do {
-            return try await function.handler(ScheduledEvent(jobName: function.name, scheduleTime: time))
-        } catch {
-            errorSink(function.name, error)
-            throw CallableError.from(error)
+        let errorSink = self.errorSink
+        return try await journaled(
+            function.name, .scheduled, uid: nil, arguments: .object(["scheduleTime": .string(time.rfc3339)])
+        ) { () async throws(CallableError) -> CallableValue in
+            do {
+                return try await function.handler(ScheduledEvent(jobName: function.name, scheduleTime: time))
+            } catch {
+                errorSink(function.name, error)
+                throw CallableError.from(error)
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 import FirestoreEngine
 import FirestoreModel
+import GoogleWire
 
 /// Delivers committed Firestore changes to the host's document triggers, in commit order.
 ///
@@ -51,10 +52,21 @@ public final class TriggerDispatcher: Sendable {
                 let event = DocumentEvent(
                     database: change.database, path: d.path, params: params, before: d.before, after: d.after,
                     commitTime: change.commitTime)
+                let time = host.clock()
+                let start = ContinuousClock.now
+                let arguments: JSONValue = .object([
+                    "document": .string(change.database.resourceName(d.path)), "eventType": .string("\(t.eventType)"),
+                ])
                 do {
                     try await t.handler(event)
+                    host.invocations.record(
+                        name: t.name, kind: .trigger, time: time, duration: ContinuousClock.now - start, arguments: arguments,
+                        outcome: .success(.null))
                 } catch {
                     host.errorSink(t.name, error)
+                    host.invocations.record(
+                        name: t.name, kind: .trigger, time: time, duration: ContinuousClock.now - start, arguments: arguments,
+                        outcome: .failure(CallableError.from(error)))
                 }
             }
         }
