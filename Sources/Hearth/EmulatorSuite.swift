@@ -20,6 +20,8 @@ final class EmulatorSuite: Sendable {
     let store: any DocumentStore
     let registry = EmulatorRegistry()
     let authServer: HTTPServer?
+    /// The Auth emulator's handler (the UI forwards to it in-process).
+    let authHandler: AuthEmulatorHandler?
     let hubServer: HTTPServer
     let hubFallback: HTTPServer?
     let exportOnExit: String?
@@ -35,11 +37,14 @@ final class EmulatorSuite: Sendable {
         if configured == nil || configured?.contains("auth") == true || options.authPort != nil {
             let service = AuthService(
                 store: DocumentUserStore(store: store, clock: FirestoreEngine.systemClock), defaultProject: project)
+            let handler = AuthEmulatorHandler(service: service, log: { HearthLog.info($0) })
+            authHandler = handler
             authServer = HTTPServer(
                 configuration: HTTPServerConfiguration.googleShaped(host: config.auth.host, port: config.auth.port),
-                handler: AuthEmulatorHandler(service: service, log: { HearthLog.info($0) }), log: log)
+                handler: handler, log: log)
         } else {
             authServer = nil
+            authHandler = nil
         }
         let registry = self.registry
         let databases = [DatabaseID(project: project)]

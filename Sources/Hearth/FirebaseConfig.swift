@@ -24,8 +24,10 @@ public struct FirebaseConfig: Sendable {
     public var auth: Endpoint
     /// Emulator hub. Default 4400.
     public var hub: Endpoint
-    /// Emulator UI (not served; kept for discovery). Default 4000.
+    /// Emulator UI. Default 4000.
     public var ui: Endpoint
+    /// `emulators.ui.enabled`: serve the Emulator UI. Default true, as firebase-tools.
+    public var uiEnabled = true
     /// Absolute path of the Firestore rules file, if configured.
     public var rulesFile: String?
     /// Absolute path of the indexes file, if configured.
@@ -106,6 +108,10 @@ public struct FirebaseConfig: Sendable {
         config.auth = try endpoint("auth", config.auth)
         config.hub = try endpoint("hub", config.hub)
         config.ui = try endpoint("ui", config.ui)
+        if let enabled = emulators?["ui"]?["enabled"] {
+            guard case .bool(let b) = enabled else { throw ConfigError("\(path): emulators.ui.enabled must be true or false") }
+            config.uiEnabled = b
+        }
         var firestore = root["firestore"]
         if case .array(let list)? = firestore { firestore = list.first }
         func existing(_ p: String, _ key: String) throws -> String {

@@ -39,6 +39,8 @@ public final class HearthApp: Sendable {
     let watchers: [ConfigFileWatcher]
     /// Auth emulator, hub, import/export (issue 6).
     let suite: EmulatorSuite
+    /// The Emulator UI (issue 15); nil when `emulators.ui.enabled` is false.
+    let ui: EmulatorUI?
 
     /// Builds everything from `options`; nothing listens until `start()`.
     /// - Throws: `ConfigError` for configuration mistakes; `FirestoreError` when the store cannot open.
@@ -58,6 +60,7 @@ public final class HearthApp: Sendable {
         if let p = options.functionsPort { config.functions.port = p }
         if let p = options.authPort { config.auth.port = p }
         if let p = options.hubPort { config.hub.port = p }
+        if let p = options.uiPort { config.ui.port = p }
         self.config = config
         self.project = options.resolvedProject(configDirectory: config.directory)
 
@@ -106,7 +109,8 @@ public final class HearthApp: Sendable {
         // `--quiet`: no EXPLAIN line is even formatted.
         let queryLog: (@Sendable (String) -> Void)? = options.quiet ? nil : requestLog
         let handler = FirestorePortHandler(
-            rest: FirestoreRESTService(engine: engine, queryLog: queryLog), admin: EmulatorAdmin(engine: engine, rules: rules, indexes: indexes))
+            rest: FirestoreRESTService(engine: engine, queryLog: queryLog),
+            admin: EmulatorAdmin(engine: engine, rules: rules, indexes: indexes))
         webChannel = handler.webChannel
         let grpc = FirestoreGRPCService(engine: engine, log: requestLog, queryLog: queryLog)
         var firestoreConfiguration = HTTPServerConfiguration.googleShaped(host: config.firestore.host, port: config.firestore.port)
@@ -120,14 +124,37 @@ public final class HearthApp: Sendable {
         ShoutsBackend.register(into: host)
         functions = host
         let configured = EmulatorSuite.configuredEmulators(options.resolvedConfigPath())
+        var functionsHandler: FunctionsPortHandler?
         if configured == nil || configured?.contains("functions") == true || options.functionsPort != nil {
+            let f = FunctionsPortHandler(host: host)
+            functionsHandler = f
             functionsServer = HTTPServer(
                 configuration: HTTPServerConfiguration.googleShaped(host: config.functions.host, port: config.functions.port),
-                handler: FunctionsPortHandler(host: host), log: Self.requestLog("functions", quiet: options.quiet))
+                handler: f, log: Self.requestLog("functions", quiet: options.quiet))
         } else {
             functionsServer = nil
         }
-        suite = try EmulatorSuite(options: options, config: config, project: project, store: store)
+        let suite = try EmulatorSuite(options: options, config: config, project: project, store: store)
+        self.suite = suite
+        if config.uiEnabled {
+            let events = UIEventHub(project: project, engine: engine, journal: rules.journal, host: host)
+            let databases = [DatabaseID(project: project)]
+            let rulesFile = config.rulesFile
+            let handler = EmulatorUIHandler(
+                project: project, config: config, dataDescription: dataDescription, importedFrom: options.importPath,
+                registry: suite.registry, firestore: handler, auth: suite.authHandler, functions: functionsHandler,
+                rules: rules, host: host, events: events,
+                export: { [store, project] path in
+                    try HearthExport.write(
+                        store: store, databases: databases, authProjects: [project], rulesFile: rulesFile, to: path)
+                },
+                assetDirectory: ProcessInfo.processInfo.environment["HEARTH_UI_DIR"])
+            ui = EmulatorUI(
+                endpoint: config.ui, explicitPort: options.uiPort != nil, handler: handler, events: events,
+                log: Self.requestLog("ui", quiet: options.quiet))
+        } else {
+            ui = nil
+        }
     }
 
     /// Event loops of the Firestore port: one per core, at most 4 (each is a thread and a
@@ -153,6 +180,8 @@ public final class HearthApp: Sendable {
         public var auth: Int? = nil
         /// Emulator hub port (issue 6).
         public var hub: Int? = nil
+        /// Emulator UI port; nil when the UI is disabled (issue 15).
+        public var ui: Int? = nil
     }
 
     /// Opens every port and prints one line per listening endpoint.
@@ -194,14 +223,26 @@ public final class HearthApp: Sendable {
             }
         }
         let more = try await suite.start(firestorePort: port)
+        var uiPort: Int?
+        if let ui {
+            do {
+                uiPort = try ui.start()
+            } catch {
+                await stop()
+                throw error
+            }
+            suite.registry.register(name: "ui", host: config.ui.host, port: uiPort ?? 0)
+            HearthLog.info("ui         http://\(config.ui.host):\(uiPort ?? 0)/  (Emulator UI)")
+        }
         for w in watchers { w.start() }
         HearthLog.info("hearth: ready")
-        return BoundPorts(firestore: port, functions: functionsPort, auth: more.auth, hub: more.hub)
+        return BoundPorts(firestore: port, functions: functionsPort, auth: more.auth, hub: more.hub, ui: uiPort)
     }
 
     /// Stops accepting, lets in-flight requests finish, closes the database.
     public func stop() async {
         for w in watchers { w.stop() }
+        await ui?.stop()
         functionsTask.withLock { $0?.cancel() }
         versionCollector.withLock { $0?.cancel() }
         await functionsServer?.shutdown()

@@ -53,7 +53,7 @@ public enum HearthCLI {
         } catch let e as HTTPServerError {
             if case .addressInUse = e {
                 HearthLog.error(
-                    "hearth: \(e.description): choose another with --firestore-port, --functions-port, --auth-port or --hub-port")
+                    "hearth: \(e.description): choose another with --firestore-port, --functions-port, --auth-port, --hub-port or --ui-port")
             } else {
                 HearthLog.error("hearth: \(e.description)")
             }
@@ -72,8 +72,9 @@ public enum HearthCLI {
         usage: hearth <command> [options]
 
           start [--project ID] [--config firebase.json] [--data FILE | --in-memory] [--host HOST]
-                [--firestore-port N] [--functions-port N] [--auth-port N]
-              Serve Firestore (REST, gRPC, Listen), Functions and Auth on the ports of firebase.json.
+                [--firestore-port N] [--functions-port N] [--auth-port N] [--ui-port N]
+              Serve Firestore (REST, gRPC, Listen), Functions, Auth and the Emulator UI on the ports of
+              firebase.json (the UI unless emulators.ui.enabled is false).
               Data persists in .hearth/firestore.sqlite beside firebase.json unless --data or --in-memory.
               [--import DIR] [--export-on-exit [DIR]] [--hub-port N]: load / save a Hearth export.
               [--version-retention 1h]: how far back read_time reads reach (s, m, h, d; default 1h;

@@ -21,6 +21,8 @@ public struct StartOptions: Sendable {
     public var functionsPort: Int?
     public var authPort: Int?
     public var hubPort: Int?
+    /// `--ui-port N`: the Emulator UI's port (issue 15).
+    public var uiPort: Int?
     /// Suppress the one-line-per-request log (`--quiet`).
     public var quiet = false
     /// `--version-retention DURATION` (`3600`, `90s`, `30m`, `1h`, `7d`): how far back
@@ -85,6 +87,7 @@ public struct StartOptions: Sendable {
             case "--functions-port": o.functionsPort = try port(arg)
             case "--auth-port": o.authPort = try port(arg)
             case "--hub-port": o.hubPort = try port(arg)
+            case "--ui-port": o.uiPort = try port(arg)
             case "--version-retention": o.versionRetention = try duration(arg)
             case "--import": o.importPath = try value(arg)  // issue 6
             case "--export-on-exit":  // issue 6: the directory is optional

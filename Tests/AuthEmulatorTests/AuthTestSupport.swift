@@ -15,6 +15,8 @@ struct Emulators: Sendable {
     let firestore: Int
     let auth: Int
     let hub: Int
+    /// The Emulator UI's port (issue 15).
+    let ui: Int
     let directory: URL
 
     struct Reply: Sendable {
@@ -67,6 +69,9 @@ struct Emulators: Sendable {
     /// A hub URL.
     func hubURL(_ path: String) -> String { "http://127.0.0.1:\(hub)\(path)" }
 
+    /// An Emulator UI URL.
+    func uiURL(_ path: String) -> String { "http://127.0.0.1:\(ui)\(path)" }
+
     /// `/v1/projects/{p}/databases/(default)/documents`.
     var documents: String { "/v1/projects/\(project)/databases/(default)/documents" }
 }
@@ -76,7 +81,7 @@ func makeProjectDirectory() throws -> URL {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-auth-test-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     let config =
-        #"{"emulators":{"firestore":{"host":"127.0.0.1","port":0},"auth":{"host":"127.0.0.1","port":0},"hub":{"host":"127.0.0.1","port":0}}}"#
+        #"{"emulators":{"firestore":{"host":"127.0.0.1","port":0},"auth":{"host":"127.0.0.1","port":0},"hub":{"host":"127.0.0.1","port":0},"ui":{"port":0}}}"#
     try config.write(to: dir.appendingPathComponent("firebase.json"), atomically: true, encoding: .utf8)
     return dir
 }
@@ -105,7 +110,7 @@ func withEmulators(
     do {
         let emulators = Emulators(
             project: project, firestore: ports.firestore, auth: try #require(ports.auth), hub: try #require(ports.hub),
-            directory: dir)
+            ui: try #require(ports.ui), directory: dir)
         try await body(emulators)
     } catch {
         await app.stop()

@@ -228,7 +228,7 @@ import Testing
             let ports = try await app.start()
             let e = Emulators(
                 project: project, firestore: ports.firestore, auth: try #require(ports.auth),
-                hub: try #require(ports.hub), directory: dir)
+                hub: try #require(ports.hub), ui: try #require(ports.ui), directory: dir)
             written = try await Emulators.send(
                 "POST", e.firestoreURL("\(e.documents)/notes?documentId=n1"),
                 body:
@@ -248,7 +248,7 @@ import Testing
         let ports = try await app.start()
         let e = Emulators(
             project: project, firestore: ports.firestore, auth: try #require(ports.auth), hub: try #require(ports.hub),
-            directory: dir)
+            ui: try #require(ports.ui), directory: dir)
         let read = try await Emulators.send(
             "GET", e.firestoreURL("\(e.documents)/notes/n1"), headers: ["Authorization": "Bearer owner"])
         #expect(read.json == original)  // fields, createTime and updateTime identical
@@ -290,7 +290,7 @@ import Testing
             let ports = try await app.start()
             let e = Emulators(
                 project: "demo-persist", firestore: ports.firestore, auth: try #require(ports.auth),
-                hub: try #require(ports.hub), directory: dir)
+                hub: try #require(ports.hub), ui: try #require(ports.ui), directory: dir)
             if round == 0 {
                 #expect(try await e.account("signUp", #"{"email":"p@x.io","password":"secret1"}"#).status == 200)
             } else {

@@ -1,0 +1,335 @@
+"""The Emulator UI (issue 15) in headless Chromium, driven by Selenium through chromedriver.
+
+One Hearth runs on the app's firebase/ directory (its rules and functions) in memory. The flows:
+browse to a feed item `sendMessage` wrote; edit a field and see a Python listener receive it;
+follow a denied request to its explanation beside the highlighted rules line; add an Auth user
+and sign in with it; run `cleanupPresence` and see its invocation. Every page is saved as a
+screenshot to .build/ui-screenshots/ (or $HEARTH_UI_SCREENSHOTS). Keyboard reachability and
+text contrast are checked on each page.
+
+Skips with one line when chromium or chromedriver is missing (Debian: chromium chromium-driver).
+Run: .venv/bin/python -m pytest -q Tests/UI
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import threading
+import time
+import urllib.error
+import urllib.request
+import uuid
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+HEARTH = REPO / ".build" / "debug" / "hearth"
+PROJECT = "demo-shouts"
+SHOTS = Path(os.environ.get("HEARTH_UI_SCREENSHOTS", REPO / ".build" / "ui-screenshots"))
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+
+if not (CHROMIUM and CHROMEDRIVER):
+    pytest.skip("skip: chromium or chromedriver not found (apt-get install -y chromium chromium-driver)",
+                allow_module_level=True)
+
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support import expected_conditions as EC  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+WAIT_S = 15
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def http(method, url, body=None, headers=None):
+    """(status, parsed JSON or text) of one request; non-2xx returned, not raised."""
+    data = json.dumps(body).encode() if body is not None else None
+    h = {"Content-Type": "application/json", **(headers or {})}
+    request = urllib.request.Request(url, data=data, method=method, headers=h)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as r:
+            status, text = r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        status, text = e.code, e.read().decode()
+    try:
+        return status, json.loads(text)
+    except ValueError:
+        return status, text
+
+
+_BASE32 = "0123456789bcdefghjkmnpqrstuvwxyz"
+
+
+def geohash(lat, lng, precision=10):
+    """The standard geohash (geofire-common's `geohashForLocation`)."""
+    lat_r, lng_r = [-90.0, 90.0], [-180.0, 180.0]
+    out, bits, ch, even = [], 0, 0, True
+    while len(out) < precision:
+        r, v = (lng_r, lng) if even else (lat_r, lat)
+        mid = (r[0] + r[1]) / 2
+        if v >= mid:
+            ch = (ch << 1) | 1
+            r[0] = mid
+        else:
+            ch <<= 1
+            r[1] = mid
+        even = not even
+        bits += 1
+        if bits == 5:
+            out.append(_BASE32[ch])
+            bits, ch = 0, 0
+    return "".join(out)
+
+
+class Server:
+    def __init__(self, ports, log_path):
+        self.ports = ports
+        self.log_path = log_path
+
+    def url(self, name, path=""):
+        return f"http://127.0.0.1:{self.ports[name]}{path}"
+
+    @property
+    def documents(self):
+        return f"/v1/projects/{PROJECT}/databases/(default)/documents"
+
+
+@pytest.fixture(scope="module")
+def hearth(tmp_path_factory):
+    if not HEARTH.exists():
+        subprocess.run(["swift", "build", "--product", "hearth"], cwd=REPO, check=True)
+    work = tmp_path_factory.mktemp("ui")
+    app = work / "firebase"
+    shutil.copytree(REPO / "firebase", app, ignore=shutil.ignore_patterns(".hearth"))
+    log_path = work / "hearth.log"
+    log = open(log_path, "wb")
+    process = subprocess.Popen(
+        [str(HEARTH), "start", "--config", str(app / "firebase.json"), "--in-memory", "--project", PROJECT,
+         "--firestore-port", "0", "--functions-port", "0", "--auth-port", "0", "--hub-port", "0", "--ui-port", "0"],
+        cwd=work, stdout=log, stderr=subprocess.STDOUT)
+    ports = {}
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and "ready" not in ports:
+        text = log_path.read_text(errors="replace")
+        for name, port in re.findall(r"^(firestore|functions|auth|hub|ui)\s+http://127\.0\.0\.1:(\d+)", text, re.M):
+            ports[name] = int(port)
+        if "hearth: ready" in text:
+            ports["ready"] = True
+        if process.poll() is not None:
+            raise RuntimeError("hearth exited:\n" + text)
+        time.sleep(0.05)
+    assert "ready" in ports, log_path.read_text(errors="replace")
+    try:
+        yield Server(ports, log_path)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--window-size=1400,950",
+              "--disable-dev-shm-usage"):
+        options.add_argument(a)
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def wait(driver, condition, seconds=WAIT_S):
+    # A live view re-renders as events arrive: an element found a moment ago may be replaced.
+    return WebDriverWait(driver, seconds, ignored_exceptions=(StaleElementReferenceException,)).until(condition)
+
+
+def visible(selector):
+    return EC.visibility_of_element_located((By.CSS_SELECTOR, selector))
+
+
+def shot(driver, name):
+    time.sleep(0.3)  # let the last render settle
+    driver.save_screenshot(str(SHOTS / f"{name}.png"))
+
+
+def sign_up(hearth, email):
+    status, body = http("POST", hearth.url("auth", "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=fake"),
+                        {"email": email, "password": "secret123", "returnSecureToken": True})
+    assert status == 200, body
+    return body["localId"], body["idToken"]
+
+
+def page_checks(driver):
+    """Keyboard: Tab from the page start reaches a link or button with a visible focus outline.
+    Contrast: the body text and the nav links are at least WCAG AA (4.5:1) on their background."""
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.TAB)
+    active = driver.switch_to.active_element
+    assert active.tag_name in ("a", "button", "input", "select", "textarea"), active.tag_name
+    ratios = driver.execute_script(CONTRAST_JS)
+    for what, ratio in ratios.items():
+        assert ratio >= 4.5, f"{what}: contrast {ratio:.2f} < 4.5"
+
+
+CONTRAST_JS = """
+function rgb(s) { const m = s.match(/[\\d.]+/g).map(Number); return m.length > 3 && m[3] === 0 ? null : m; }
+function bg(el) { for (; el; el = el.parentElement) { const c = rgb(getComputedStyle(el).backgroundColor); if (c) return c; } return [255,255,255]; }
+function lum(c) { const [r,g,b] = c.slice(0,3).map(v => { v /= 255; return v <= 0.03928 ? v/12.92 : Math.pow((v+0.055)/1.055, 2.4); }); return 0.2126*r + 0.7152*g + 0.0722*b; }
+function ratio(el) { const a = lum(rgb(getComputedStyle(el).color)), b = lum(bg(el)); return (Math.max(a,b)+0.05)/(Math.min(a,b)+0.05); }
+const out = {body: ratio(document.body)};
+document.querySelectorAll('nav a').forEach((a, i) => { out['nav ' + a.textContent.trim()] = ratio(a); });
+return out;
+"""
+
+
+# --------------------------------------------------------------------------- the flows
+
+
+def test_overview_lists_every_emulator(hearth, browser):
+    browser.get(hearth.url("ui", "/#/"))
+    body = wait(browser, visible("main"))
+    wait(browser, lambda d: str(hearth.ports["firestore"]) in d.find_element(By.TAG_NAME, "main").text)
+    text = browser.find_element(By.TAG_NAME, "main").text
+    for name in ("firestore", "auth", "functions", "hub"):
+        assert str(hearth.ports[name]) in text, f"{name} port missing from the overview:\n{text}"
+    assert PROJECT in text
+    assert body is not None
+    page_checks(browser)
+    shot(browser, "overview")
+
+
+def test_browse_to_a_feed_item_written_by_send_message(hearth, browser):
+    lat, lng = 45.4642, 9.19
+    alice, alice_token = sign_up(hearth, f"alice-{uuid.uuid4().hex[:6]}@x.io")
+    bob, _ = sign_up(hearth, f"bob-{uuid.uuid4().hex[:6]}@x.io")
+    now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    for uid, dlat in ((alice, 0.0), (bob, 0.0003)):
+        status, body = http(
+            "PATCH", hearth.url("firestore", f"{hearth.documents}/presence/{uid}"),
+            {"fields": {"lat": {"doubleValue": lat + dlat}, "lng": {"doubleValue": lng},
+                        "geohash": {"stringValue": geohash(lat + dlat, lng)}, "updatedAt": {"timestampValue": now}}},
+            {"Authorization": "Bearer owner"})
+        assert status == 200, body
+    text = f"hello from the UI test {uuid.uuid4().hex[:6]}"
+    status, body = http("POST", hearth.url("functions", f"/{PROJECT}/us-central1/sendMessage"),
+                        {"data": {"text": text, "kind": "whisper", "lat": lat, "lng": lng}},
+                        {"Authorization": f"Bearer {alice_token}"})
+    assert status == 200, body
+    browser.get(hearth.url("ui", f"/#/firestore/users/{bob}/feed"))
+    item = wait(browser, visible('[data-testid="doc-item"]'))
+    item.click()
+    wait(browser, lambda d: text in " ".join(
+        e.text for e in d.find_elements(By.CSS_SELECTOR, '[data-testid="field-row"][data-field="text"]')))
+    page_checks(browser)
+    shot(browser, "firestore-feed-item")
+
+
+def test_an_edit_in_the_ui_reaches_a_python_listener(hearth, browser, monkeypatch):
+    from google.auth.credentials import AnonymousCredentials
+    from google.cloud import firestore
+
+    monkeypatch.setenv("FIRESTORE_EMULATOR_HOST", f"127.0.0.1:{hearth.ports['firestore']}")
+    status, _ = http("PATCH", hearth.url("firestore", f"{hearth.documents}/notes/n1"),
+                     {"fields": {"title": {"stringValue": "before"}, "count": {"integerValue": "1"}}},
+                     {"Authorization": "Bearer owner"})
+    assert status == 200
+    client = firestore.Client(project=PROJECT, credentials=AnonymousCredentials())
+    seen, got = [], threading.Event()
+
+    def on_snapshot(snapshots, changes, read_time):
+        for s in snapshots:
+            seen.append(s.get("title"))
+            if s.get("title") == "after":
+                got.set()
+
+    watch = client.document("notes/n1").on_snapshot(on_snapshot)
+    try:
+        browser.get(hearth.url("ui", "/#/firestore/notes/n1"))
+        row = wait(browser, visible('[data-testid="field-row"][data-field="title"]'))
+        row.find_element(By.CSS_SELECTOR, '[data-testid="edit-field"]').click()
+        box = wait(browser, visible("#field-value-input"))
+        box.clear()
+        box.send_keys("after")
+        shot(browser, "firestore-edit-field")
+        browser.find_element(By.ID, "field-save").click()
+        assert got.wait(WAIT_S), f"the listener saw only {seen}"
+        wait(browser, lambda d: "after" in d.find_element(
+            By.CSS_SELECTOR, '[data-testid="field-row"][data-field="title"]').text)
+        status, doc = http("GET", hearth.url("firestore", f"{hearth.documents}/notes/n1"),
+                           headers={"Authorization": "Bearer owner"})
+        assert doc["fields"]["count"] == {"integerValue": "1"}, "the other field is untouched"
+        assert doc["fields"]["title"] == {"stringValue": "after"}
+    finally:
+        watch.unsubscribe()
+        client.close()
+
+
+def test_a_denied_request_opens_its_explanation(hearth, browser):
+    mallory, token = sign_up(hearth, f"mallory-{uuid.uuid4().hex[:6]}@x.io")
+    status, body = http("GET", hearth.url("firestore", f"{hearth.documents}/presence/someone-else"),
+                        headers={"Authorization": f"Bearer {token}"})
+    assert status == 403, body
+    browser.get(hearth.url("ui", "/#/requests"))
+    row = wait(browser, visible('[data-testid="request-row"][data-verdict="deny"]'))
+    assert "presence/someone-else" in row.text
+    row.click()
+    detail = wait(browser, visible("#request-detail"))
+    wait(browser, lambda d: "presence" in detail.text and "false" in detail.text)
+    highlighted = detail.find_elements(By.CSS_SELECTOR, ".hl")
+    assert highlighted, "no rules line is highlighted"
+    rules = (REPO / "firebase" / "firestore.rules").read_text().splitlines()
+    line = next(int(m) for m in re.findall(r"L(\d+)", body["error"]["message"]))
+    assert any(rules[line - 1].strip() in h.text for h in highlighted), (
+        f"line {line} ({rules[line - 1].strip()!r}) not among the highlighted: {[h.text for h in highlighted]}")
+    page_checks(browser)
+    shot(browser, "requests-denial-explained")
+
+
+def test_add_an_auth_user_in_the_ui_and_sign_in_with_it(hearth, browser):
+    email = f"carol-{uuid.uuid4().hex[:6]}@x.io"
+    browser.get(hearth.url("ui", "/#/auth"))
+    wait(browser, visible("#user-email")).send_keys(email)
+    browser.find_element(By.ID, "user-password").send_keys("carol-secret")
+    browser.find_element(By.ID, "user-name").send_keys("Carol")
+    browser.find_element(By.ID, "add-user").click()
+    wait(browser, lambda d: any(email in r.text for r in d.find_elements(By.CSS_SELECTOR, '[data-testid="user-row"]')))
+    status, body = http("POST", hearth.url("auth", "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=fake"),
+                        {"email": email, "password": "carol-secret", "returnSecureToken": True})
+    assert status == 200, body
+    status, looked = http("POST", hearth.url("auth", "/identitytoolkit.googleapis.com/v1/accounts:lookup?key=fake"),
+                          {"idToken": body["idToken"]})
+    assert status == 200, looked
+    assert looked["users"][0]["displayName"] == "Carol"
+    page_checks(browser)
+    shot(browser, "auth-users")
+
+
+def test_rules_coverage_and_functions_pages(hearth, browser):
+    browser.get(hearth.url("ui", "/#/rules"))
+    wait(browser, lambda d: "rules_version" in d.find_element(By.TAG_NAME, "main").text)
+    page_checks(browser)
+    shot(browser, "rules-coverage")
+    browser.get(hearth.url("ui", "/#/functions"))
+    run = wait(browser, visible('[data-testid="run-function"]'))
+    run.click()
+    wait(browser, lambda d: "deleted" in d.find_element(By.TAG_NAME, "main").text)
+    page_checks(browser)
+    shot(browser, "functions")

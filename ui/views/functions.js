@@ -1,0 +1,157 @@
+// Functions: the deployed functions (scheduled ones can be run now), the invocation log
+// (live) and the FCM outbox of messages the functions sent.
+
+import { el, button, showError, showInfo, onEvent, debounce, timeCell, jsonBlock } from '../app.js';
+import * as api from '../api.js';
+
+const MAX_ROWS = 1000;
+
+export function mount(root) {
+  const s = { invocations: [], ids: new Set() };
+
+  const fnBody = el('tbody', { id: 'function-rows' });
+  const invBody = el('tbody', { id: 'invocation-rows' });
+  const outboxBox = el('div', { class: 'table-box', id: 'outbox' });
+  const invCount = el('p', { class: 'meta', id: 'invocation-count' });
+
+  root.append(
+    el('div', { class: 'toolbar' }, el('h1', {}, 'Functions'), el('span', { class: 'spacer' }),
+      button('Refresh', () => { loadFunctions().catch(showError); loadOutbox().catch(showError); }, { id: 'functions-refresh' })),
+    el('section', { 'aria-labelledby': 'h-functions' },
+      el('h2', { id: 'h-functions' }, 'Functions'),
+      el('div', { class: 'table-box' }, el('table', { class: 'grid', id: 'functions-table' },
+        el('thead', {}, el('tr', {}, ['Name', 'Kind', 'Region', 'Trigger', 'Run', 'Result'].map((h) => el('th', { scope: 'col' }, h)))),
+        fnBody))),
+    el('section', { 'aria-labelledby': 'h-invocations' },
+      el('h2', { id: 'h-invocations' }, 'Invocations'), invCount,
+      el('div', { class: 'table-box tall' }, el('table', { class: 'grid', id: 'invocations-table' },
+        el('thead', {}, el('tr', {}, ['#', 'Name', 'Time', 'Duration', 'Arguments', 'Result or error', 'Logs'].map((h) => el('th', { scope: 'col' }, h)))),
+        invBody))),
+    el('section', { 'aria-labelledby': 'h-outbox' },
+      el('div', { class: 'pane-head' }, el('h2', { id: 'h-outbox' }, 'FCM outbox'),
+        el('div', { class: 'actions' },
+          button('Refresh', () => loadOutbox(), { id: 'outbox-refresh' }),
+          button('Clear', clearOutbox, { id: 'outbox-clear', class: 'danger' }))),
+      outboxBox));
+
+  // --------------------------------------------------------------------------------------
+  // Functions and invocations
+
+  async function loadFunctions() {
+    const r = await api.getFunctions();
+    const fns = r?.functions || [];
+    fnBody.replaceChildren(...(fns.length ? fns.map(functionRow)
+      : [el('tr', {}, el('td', { colspan: '6', class: 'empty' }, 'No functions loaded'))]));
+    for (const inv of r?.invocations || []) addInvocation(inv, false);
+    s.invocations.sort((a, b) => a.id - b.id);
+    renderInvocations();
+  }
+
+  function functionRow(f) {
+    const result = el('td', { 'data-testid': 'run-result', 'aria-live': 'polite' });
+    const trigger = f.schedule ? `schedule: ${f.schedule}` : f.document ? `document: ${f.document}` : (f.kind === 'callable' ? 'HTTPS callable' : '');
+    const run = f.kind === 'scheduled'
+      ? button('Run now', async () => {
+        result.replaceChildren('Running…');
+        try {
+          const r = await api.runFunction(f.name);
+          result.replaceChildren(jsonBlock(r?.result !== undefined ? r.result : r));
+          showInfo(`Ran ${f.name}`);
+        } catch (err) {
+          result.replaceChildren(el('span', { class: 'error-text' }, err.message));
+          showError(err);
+        }
+      }, { 'data-testid': 'run-function', dataset: { name: f.name }, 'aria-label': `Run ${f.name} now` })
+      : '';
+    return el('tr', { 'data-testid': 'function-row', dataset: { name: f.name, kind: f.kind } },
+      el('td', { class: 'mono' }, f.name), el('td', {}, f.kind || ''), el('td', {}, f.region || ''),
+      el('td', { class: 'mono' }, trigger), el('td', {}, run), result);
+  }
+
+  function addInvocation(inv, live) {
+    if (s.ids.has(inv.id)) return;
+    s.ids.add(inv.id);
+    s.invocations.push(inv);
+    if (live) {
+      invBody.querySelector('.empty')?.closest('tr')?.remove();
+      invBody.append(invocationRow(inv));
+      while (invBody.rows.length > MAX_ROWS) invBody.rows[0].remove();
+      updateCount();
+    }
+  }
+
+  function renderInvocations() {
+    const shown = s.invocations.slice(-MAX_ROWS);
+    invBody.replaceChildren(...(shown.length ? shown.map(invocationRow)
+      : [el('tr', {}, el('td', { colspan: '7', class: 'empty' }, 'No invocations yet'))]));
+    updateCount();
+  }
+
+  function updateCount() {
+    const n = s.invocations.length;
+    invCount.textContent = `${n} invocation${n === 1 ? '' : 's'}${n > MAX_ROWS ? ` (showing the newest ${MAX_ROWS})` : ''}`;
+  }
+
+  function invocationRow(inv) {
+    const outcome = inv.error
+      ? el('div', { class: 'error-text' }, `${inv.error.status || 'ERROR'}: ${inv.error.message || ''}`)
+      : jsonBlock(inv.result);
+    return el('tr', { 'data-testid': 'invocation-row', dataset: { id: String(inv.id), name: inv.name, outcome: inv.error ? 'error' : 'ok' } },
+      el('td', {}, String(inv.id)),
+      el('td', { class: 'mono' }, inv.name, el('div', { class: 'meta' }, [inv.kind, inv.uid ? `uid ${inv.uid}` : null].filter(Boolean).join(' · '))),
+      el('td', {}, timeCell(inv.time)),
+      el('td', {}, typeof inv.durationMs === 'number' ? `${inv.durationMs < 0.1 ? inv.durationMs.toFixed(3) : inv.durationMs.toFixed(1)} ms` : ''),
+      el('td', {}, inv.arguments == null ? '' : jsonBlock(inv.arguments)),
+      el('td', {}, outcome),
+      el('td', {}, (inv.logs || []).length ? el('pre', { class: 'logs' }, inv.logs.join('\n')) : ''));
+  }
+
+  // --------------------------------------------------------------------------------------
+  // FCM outbox: one row per message, one column per top-level field seen in any message.
+
+  async function loadOutbox() {
+    let messages;
+    try {
+      messages = await api.getOutbox();
+    } catch (err) {
+      outboxBox.replaceChildren(el('p', { class: 'empty' }, 'Outbox unavailable.'));
+      throw err;
+    }
+    if (!messages.length) { outboxBox.replaceChildren(el('p', { class: 'empty', id: 'outbox-empty' }, 'The outbox is empty.')); return; }
+    const keys = [];
+    for (const m of messages) for (const k of Object.keys(m || {})) if (!keys.includes(k)) keys.push(k);
+    // Common fields first; the rest in order of appearance.
+    const first = ['token', 'unregistered', 'notification', 'data'];
+    keys.sort((a, b) => rank(a) - rank(b));
+    function rank(k) { const i = first.indexOf(k); return i === -1 ? first.length : i; }
+    outboxBox.replaceChildren(el('table', { class: 'grid', id: 'outbox-table' },
+      el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, '#'), keys.map((k) => el('th', { scope: 'col' }, k)))),
+      el('tbody', {}, messages.map((m, i) => el('tr', { 'data-testid': 'outbox-row', dataset: { unregistered: unregistered(m) } },
+        el('td', {}, String(i + 1)),
+        keys.map((k) => el('td', {}, cell(m?.[k]))))))));
+  }
+
+  async function clearOutbox() {
+    await api.clearOutbox();
+    showInfo('FCM outbox cleared');
+    await loadOutbox();
+  }
+
+  const refreshOutbox = debounce(() => loadOutbox().catch(showError), 300);
+  const offs = [onEvent('invocation', (inv) => { addInvocation(inv, true); refreshOutbox(); })];
+  loadFunctions().catch(showError);
+  loadOutbox().catch(showError);
+  return { destroy() { offs.forEach((f) => f()); refreshOutbox.cancel(); } };
+}
+
+function cell(v) {
+  if (v === undefined) return '';
+  if (v === null || typeof v !== 'object') return el('span', { class: 'mono' }, String(v));
+  return jsonBlock(v);
+}
+
+/** "true"/"false" when a message has an unregistered-like flag, else undefined. */
+function unregistered(m) {
+  for (const [k, v] of Object.entries(m || {})) if (/unregistered/i.test(k)) return String(v);
+  return undefined;
+}
