@@ -25,6 +25,7 @@ public enum ShoutsBackend {
         let cleanup = CleanupPresence(services: services)
         host.onSchedule(cleanupPresenceName, schedule: cleanupSchedule) { event in
             let deleted = try cleanup.run(now: event.scheduleTime)
+            FunctionsLogger.info("deleted \(deleted) stale presence document(s)")
             return ["deleted": .int(Int64(deleted))]
         }
     }

@@ -10,7 +10,11 @@ import Testing
 @Suite struct InvocationJournalTests {
     @Test func callablesAndScheduledRunsAreJournaledWithArgumentsResultsAndErrors() async throws {
         let fixture = try Fixture()
-        fixture.host.onCall("echo") { request async throws(CallableError) -> CallableValue in ["got": request.data] }
+        fixture.host.onCall("echo") { request async throws(CallableError) -> CallableValue in
+            FunctionsLogger.info("echoing")
+            FunctionsLogger.warn("twice")
+            return ["got": request.data]
+        }
         fixture.host.onCall("fail") { _ async throws(CallableError) -> CallableValue in
             throw CallableError(.resourceExhausted, "too fast")
         }
@@ -32,6 +36,9 @@ import Testing
         #expect(entries[0].arguments == (try JSONValue.parse(Array(#"{"x":1}"#.utf8))))
         #expect(entries[0].result == (try JSONValue.parse(Array(#"{"got":{"x":1}}"#.utf8))))
         #expect(entries[0].error == nil)
+        #expect(entries[0].logs == ["INFO echoing", "WARNING twice"])
+        #expect(entries[1].logs.isEmpty)
+        #expect(InvocationJournal.json(entries[0])["logs"] == .array([.string("INFO echoing"), .string("WARNING twice")]))
         #expect(entries[1].error?.code == .resourceExhausted)
         #expect(entries[1].result == .null)
         #expect(entries[2].arguments["scheduleTime"]?.stringValue == fixture.clock.read().rfc3339)
@@ -43,6 +50,28 @@ import Testing
         fixture.host.invocations.unsubscribe(token)
         _ = try await fixture.host.runScheduled("tidy")
         #expect(seen.values.count == 3, "no event after unsubscribe")
+    }
+
+    @Test func aTriggerKeepsItsLogLinesAndAFloodIsCappedWithACount() async throws {
+        let fixture = try Fixture()
+        try fixture.host.onDocument("poems/{id}", .created, name: "chatty") { _ in
+            for i in 0..<(InvocationLog.limit + 5) { FunctionsLogger.debug("line \(i)") }
+        }
+        let dispatcher = fixture.host.makeTriggerDispatcher()
+        let task = Task { await dispatcher.run() }
+        try fixture.host.admin.document("poems/p1").set(["v": 1])
+        var entries: [InvocationJournal.Entry] = []
+        for _ in 0..<200 where entries.isEmpty {
+            try await Task.sleep(for: .milliseconds(10))
+            entries = fixture.host.invocations.entries
+        }
+        dispatcher.stop()
+        await task.value
+        let entry = try #require(entries.first)
+        #expect(entry.kind == .trigger)
+        #expect(entry.logs.count == InvocationLog.limit + 1)
+        #expect(entry.logs.first == "DEBUG line 0")
+        #expect(entry.logs.last == "(5 more lines not kept)")
     }
 
     @Test func theJournalKeepsOnlyTheLatest() {

@@ -68,8 +68,13 @@ public final class FunctionsHost: Sendable {
 
     /// Writes `function: error` to standard error.
     public static let logToStandardError: @Sendable (String, any Error) -> Void = { function, error in
-        let line = Array("functions: \(function) failed: \(error)\n".utf8)
-        _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+        printLine("functions: \(function) failed: \(error)")
+    }
+
+    /// Writes `line` and a newline to standard error (the functions' own log lines, errors).
+    static func printLine(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
     }
 
     // MARK: Registration
@@ -125,18 +130,18 @@ public final class FunctionsHost: Sendable {
     ) async throws(CallableError) -> CallableValue {
         let time = clock()
         let start = ContinuousClock.now
-        do {
-            let result = try await body()
-            invocations.record(
-                name: name, kind: kind, time: time, duration: ContinuousClock.now - start, uid: uid, arguments: arguments,
-                outcome: .success(result.journalJSON))
-            return result
-        } catch {
-            invocations.record(
-                name: name, kind: kind, time: time, duration: ContinuousClock.now - start, uid: uid, arguments: arguments,
-                outcome: .failure(error))
-            throw error
+        let log = InvocationLog(function: name, sink: Self.printLine)
+        let outcome = await FunctionsLogger.$current.withValue(log) { () async -> Result<CallableValue, CallableError> in
+            do throws(CallableError) {
+                return .success(try await body())
+            } catch {
+                return .failure(error)
+            }
         }
+        invocations.record(
+            name: name, kind: kind, time: time, duration: ContinuousClock.now - start, uid: uid, arguments: arguments,
+            outcome: outcome.map(\.journalJSON), logs: log.all)
+        return try outcome.get()
     }
 
     /// Runs the scheduled function `name` now.

@@ -8,7 +8,8 @@ import Synchronization
 /// Entry JSON: `{id, name, kind: "callable"|"scheduled"|"trigger", time (RFC 3339, start),
 /// durationMs, uid, arguments, result, error: {status, message}|null, logs}`; `arguments` and
 /// `result` are the callable's `data` and result as JSON (a trigger's arguments are
-/// `{document, eventType}`, a scheduled run's `{scheduleTime}`), null when absent.
+/// `{document, eventType}`, a scheduled run's `{scheduleTime}`), null when absent; `logs` the
+/// lines it wrote with `FunctionsLogger`.
 public final class InvocationJournal: Sendable {
     /// What kind of function ran.
     public enum Kind: String, Sendable {
@@ -35,6 +36,8 @@ public final class InvocationJournal: Sendable {
         public var result: JSONValue
         /// The error it ended with.
         public var error: CallableError?
+        /// What it wrote with `FunctionsLogger`, `SEVERITY message` per line.
+        public var logs: [String] = []
     }
 
     struct State {
@@ -54,13 +57,14 @@ public final class InvocationJournal: Sendable {
     /// Records a finished invocation; subscribers see it at once.
     public func record(
         name: String, kind: Kind, time: Timestamp, duration: Duration, uid: String? = nil, arguments: JSONValue,
-        outcome: Result<JSONValue, CallableError>
+        outcome: Result<JSONValue, CallableError>, logs: [String] = []
     ) {
         let c = duration.components
         let ms = Double(c.seconds) * 1000 + Double(c.attoseconds) / 1e15
         let (entry, listeners) = state.withLock { s -> (Entry, [@Sendable (Entry) -> Void]) in
             var e = Entry(
-                id: s.nextID, name: name, kind: kind, time: time, durationMs: ms, uid: uid, arguments: arguments, result: .null)
+                id: s.nextID, name: name, kind: kind, time: time, durationMs: ms, uid: uid, arguments: arguments, result: .null,
+                logs: logs)
             switch outcome {
             case .success(let v): e.result = v
             case .failure(let err): e.error = err
@@ -107,7 +111,7 @@ public final class InvocationJournal: Sendable {
         members.append(.init("arguments", e.arguments))
         members.append(.init("result", e.result))
         members.append(.init("error", error))
-        members.append(.init("logs", .array([])))
+        members.append(.init("logs", .array(e.logs.map(JSONValue.string))))
         return .object(members)
     }
 }

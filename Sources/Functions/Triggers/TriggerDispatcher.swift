@@ -57,16 +57,17 @@ public final class TriggerDispatcher: Sendable {
                 let arguments: JSONValue = .object([
                     "document": .string(change.database.resourceName(d.path)), "eventType": .string("\(t.eventType)"),
                 ])
+                let log = InvocationLog(function: t.name, sink: FunctionsHost.printLine)
                 do {
-                    try await t.handler(event)
+                    try await FunctionsLogger.$current.withValue(log) { try await t.handler(event) }
                     host.invocations.record(
                         name: t.name, kind: .trigger, time: time, duration: ContinuousClock.now - start, arguments: arguments,
-                        outcome: .success(.null))
+                        outcome: .success(.null), logs: log.all)
                 } catch {
                     host.errorSink(t.name, error)
                     host.invocations.record(
                         name: t.name, kind: .trigger, time: time, duration: ContinuousClock.now - start, arguments: arguments,
-                        outcome: .failure(CallableError.from(error)))
+                        outcome: .failure(CallableError.from(error)), logs: log.all)
                 }
             }
         }

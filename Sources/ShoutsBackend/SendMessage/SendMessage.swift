@@ -72,12 +72,16 @@ struct SendMessage: Sendable {
             case .created(let recipients):
                 try deliver(message, to: recipients, onlyMissing: false)
                 push(message, to: recipients)
+                FunctionsLogger.info(
+                    "\(input.kind) \(messageID) delivered to \(recipients.count - 1) recipient(s) within "
+                        + "\(Int(input.kind.radiusMeters)) m, plus the sender's own copy")
             case .existing:
                 guard message.senderID == sender.uid else {
                     throw CallableError(.alreadyExists, "This idempotencyKey belongs to another message.")
                 }
                 let recipients = try AudienceRecord.load(messageID: messageID, senderUID: sender.uid, admin: admin)
                 try deliver(message, to: recipients, onlyMissing: true)
+                FunctionsLogger.info("retry of \(messageID) (same idempotencyKey): missing feed copies delivered")
             }
             return ["messageId": .string(messageID), "recipientCount": .int(Int64(message.recipientCount))]
         } catch let error as CallableError {
