@@ -202,7 +202,9 @@ function parseHash() {
   const raw = location.hash.replace(/^#\/?/, '');
   const parts = raw.split('/').filter((s) => s !== '');
   const name = parts.shift() || 'overview';
-  const rest = parts.map((s) => { try { return decodeURIComponent(s); } catch { return s; } });
+  // Ids never contain '/', so an encoded one (%2F) separates segments too.
+  const rest = parts.flatMap((s) => { try { return decodeURIComponent(s).split('/'); } catch { return [s]; } })
+    .filter((s) => s !== '');
   return { name, rest };
 }
 
@@ -226,6 +228,7 @@ function route() {
     return;
   }
   if (current?.instance?.destroy) guard(() => current.instance.destroy())();
+  if (current) clearStatus(); // a message of the previous view no longer applies
   const main = document.getElementById('main');
   main.replaceChildren();
   main.dataset.view = name;

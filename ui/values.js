@@ -226,8 +226,12 @@ function timestampInputs(initial) {
     el('p', { id: 'field-ts-help', class: 'hint' }, 'Sub-second digits typed in the text box are kept when picking a time.'));
 }
 
-/** Builds the inputs for `type` filled from `value`; returns {node, read()}. */
-function inputsFor(type, value, carryText) {
+/**
+ * Builds the inputs for `type` filled from `value`; returns {node, read()}. `reuse` is the
+ * previous single-line text input: kept (same element, same text) for string, int, double
+ * and reference, so switching the type doesn't replace the box being typed in.
+ */
+function inputsFor(type, value, carryText, reuse) {
   const same = typeOf(value) === type;
   const v = same ? value : defaultOf(type);
   let text = same ? textOf(v) : (carryText ?? textOf(v));
@@ -285,10 +289,14 @@ function inputsFor(type, value, carryText) {
       // string, int, double, reference, bytes: one text control.
       if (!same && (typeOf(value) === 'map' || typeOf(value) === 'array')) text = textOf(v);
       const multiline = type === 'bytes' || (type === 'string' && text.includes('\n'));
-      const ctl = multiline
+      const ctl = !multiline && reuse ? reuse : multiline
         ? el('textarea', { id: 'field-value-input', rows: '3', value: text, class: type === 'bytes' ? 'mono' : '' })
         : el('input', { id: 'field-value-input', type: 'text', value: text, spellcheck: type === 'string' ? 'true' : 'false',
           inputmode: type === 'int' || type === 'double' ? 'decimal' : null });
+      if (ctl === reuse) {
+        ctl.spellcheck = type === 'string';
+        if (type === 'int' || type === 'double') ctl.inputMode = 'decimal'; else ctl.removeAttribute('inputmode');
+      }
       const label = { string: 'Value', int: 'Integer', double: 'Number', reference: 'Document path (e.g. users/alice)', bytes: 'Bytes (base64)' }[type];
       return { node: labelled(label, ctl), read: () => readText(type, ctl.value) };
     }
@@ -338,7 +346,8 @@ export function fieldEditor({ value, withName = false, nameLabel = 'Field name',
     // Carry the text over between text-like types (e.g. "12" from string to int).
     const old = slot.querySelector('#field-value-input');
     const carry = old && old.tagName !== 'SELECT' && !old.disabled ? old.value : undefined;
-    current = inputsFor(typeSel.value, value, carry);
+    const single = old && old.tagName === 'INPUT' && old.type === 'text' && !old.disabled && !slot.querySelector('#field-value-datetime, #field-value-lng');
+    current = inputsFor(typeSel.value, value, carry, single ? old : null);
     slot.replaceChildren(current.node);
     error.textContent = '';
   });

@@ -53,7 +53,7 @@ export function mount(root, rest) {
     renderCrumbs(segs);
     if (parentChanged) loadCollections(); else markSelected(colsPane, 'collection-item', coll ? lastSeg(coll) : null);
     if (collChanged) loadDocs(false); else markSelected(docsPane, 'doc-item', doc ? lastSeg(doc) : null);
-    if (docChanged) loadDoc(); else renderDoc();
+    if (docChanged) loadDoc(); else if (!doc) renderDoc();
   }
 
   /** Moves the selection mark in a list without rebuilding it (found elements stay valid). */
@@ -102,7 +102,8 @@ export function mount(root, rest) {
     const gen = ++s.gen.docs;
     if (!s.coll) { renderDocs(); return; }
     s.docsLoading = true;
-    if (!more) renderDocs();
+    const refresh = !more && dom.coll === s.coll; // the list shown stays until the answer
+    if (!more && !refresh) renderDocs();
     try {
       const r = await api.listDocuments(s.coll, { pageSize: PAGE_SIZE, pageToken: more ? s.nextPageToken : undefined, namesOnly: true });
       if (gen !== s.gen.docs) return;
@@ -120,9 +121,11 @@ export function mount(root, rest) {
         if (hadFocus && !document.getElementById('load-more')) {
           dom.docList?.querySelector(`[data-id="${CSS.escape(fresh[0] ?? '')}"]`)?.focus();
         }
-      } else {
+      } else if (!refresh || JSON.stringify(ids) !== JSON.stringify(s.docs)) {
         s.docs = ids;
         renderDocs();
+      } else {
+        updateDocsMeta(); // same first page (e.g. a refresh): keep the items as they are
       }
     } catch (err) {
       if (gen !== s.gen.docs) return;
@@ -194,9 +197,10 @@ export function mount(root, rest) {
 
   // The list is built once per collection; live changes and "Load more" then insert and
   // remove single items, so elements a user (or a test) holds stay valid.
-  const dom = { docList: null, docCount: null, docEmpty: null, moreBox: null };
+  const dom = { coll: null, docList: null, docCount: null, docEmpty: null, moreBox: null };
 
   function renderDocs() {
+    dom.coll = s.coll;
     if (!s.coll) {
       dom.docList = null;
       docsPane.replaceChildren(el('p', { class: 'empty' }, 'Select a collection'));
@@ -290,7 +294,7 @@ export function mount(root, rest) {
         ? el('div', { class: 'fields', role: 'list', 'aria-label': 'Fields' }, names.map((n) => fieldBlock(n, fields[n], [n])))
         : el('p', { class: 'empty' }, 'No fields'));
     }
-    body.push(subcollectionsSection());
+    if (d !== undefined) body.push(subcollectionsSection());
     keepFocus(docPane, () => docPane.replaceChildren(head, ...body));
     if (s.focusEditor) {
       s.focusEditor = false;
@@ -475,7 +479,8 @@ export function mount(root, rest) {
   const refreshDoc = debounce(loadDoc, 150);
 
   function onChange(ev) {
-    if (ev.cleared) { reloadAll(); return; }
+    // `truncated`: the server left changes out of the event, so refetch what is shown.
+    if (ev.cleared || ev.truncated) { reloadAll(); return; }
     for (const c of ev.changes || []) {
       const rel = refPath(c.path);
       const segs = segsOf(rel);

@@ -36,10 +36,13 @@ export function mount(root) {
     result.textContent = 'Exporting…';
     try {
       const r = await api.exportData(path);
-      const msg = r?.message ?? '';
-      result.textContent = msg === 'OK' ? `Exported to ${path}` : `Export failed: ${msg}`;
-      result.dataset.ok = String(msg === 'OK');
-      if (msg === 'OK') showInfo(`Exported to ${path}`); else showError(`Export failed: ${msg}`);
+      // Success is "OK", possibly followed by a summary ("OK: 1 database, 12 documents, …").
+      const msg = String(r?.message ?? '');
+      const ok = /^OK\b/.test(msg);
+      const detail = msg.replace(/^OK:?\s*/, '');
+      result.textContent = ok ? `Exported to ${path}${detail ? ` (${detail})` : ''}` : `Export failed: ${msg}`;
+      result.dataset.ok = String(ok);
+      if (ok) showInfo(result.textContent); else showError(result.textContent);
     } catch (err) {
       result.textContent = err.message;
       result.dataset.ok = 'false';

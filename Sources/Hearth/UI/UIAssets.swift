@@ -413,7 +413,9 @@ function parseHash() {
   const raw = location.hash.replace(/^#\/?/, '');
   const parts = raw.split('/').filter((s) => s !== '');
   const name = parts.shift() || 'overview';
-  const rest = parts.map((s) => { try { return decodeURIComponent(s); } catch { return s; } });
+  // Ids never contain '/', so an encoded one (%2F) separates segments too.
+  const rest = parts.flatMap((s) => { try { return decodeURIComponent(s).split('/'); } catch { return [s]; } })
+    .filter((s) => s !== '');
   return { name, rest };
 }
 
@@ -437,6 +439,7 @@ function route() {
     return;
   }
   if (current?.instance?.destroy) guard(() => current.instance.destroy())();
+  if (current) clearStatus(); // a message of the previous view no longer applies
   const main = document.getElementById('main');
   main.replaceChildren();
   main.dataset.view = name;
@@ -709,6 +712,10 @@ li.res-false .st-result, li.res-error .st-result { color: var(--danger); }
   .split { grid-template-columns: 1fr; }
   .detail { position: static; max-height: none; }
 }
+.field-editor #field-type, .field-editor #field-name-input { max-width: 24rem; }
+.edit-user { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: 0.5rem 1rem; align-items: end; padding: 0.4rem 0; }
+.edit-user .field:has(textarea), .edit-user .actions, .edit-user .editor-error { grid-column: 1 / -1; }
+tr.edit-row > td { background: var(--panel); }
 
 """#,
         "values.js": #"""
@@ -940,8 +947,12 @@ function timestampInputs(initial) {
     el('p', { id: 'field-ts-help', class: 'hint' }, 'Sub-second digits typed in the text box are kept when picking a time.'));
 }
 
-/** Builds the inputs for `type` filled from `value`; returns {node, read()}. */
-function inputsFor(type, value, carryText) {
+/**
+ * Builds the inputs for `type` filled from `value`; returns {node, read()}. `reuse` is the
+ * previous single-line text input: kept (same element, same text) for string, int, double
+ * and reference, so switching the type doesn't replace the box being typed in.
+ */
+function inputsFor(type, value, carryText, reuse) {
   const same = typeOf(value) === type;
   const v = same ? value : defaultOf(type);
   let text = same ? textOf(v) : (carryText ?? textOf(v));
@@ -999,10 +1010,14 @@ function inputsFor(type, value, carryText) {
       // string, int, double, reference, bytes: one text control.
       if (!same && (typeOf(value) === 'map' || typeOf(value) === 'array')) text = textOf(v);
       const multiline = type === 'bytes' || (type === 'string' && text.includes('\n'));
-      const ctl = multiline
+      const ctl = !multiline && reuse ? reuse : multiline
         ? el('textarea', { id: 'field-value-input', rows: '3', value: text, class: type === 'bytes' ? 'mono' : '' })
         : el('input', { id: 'field-value-input', type: 'text', value: text, spellcheck: type === 'string' ? 'true' : 'false',
           inputmode: type === 'int' || type === 'double' ? 'decimal' : null });
+      if (ctl === reuse) {
+        ctl.spellcheck = type === 'string';
+        if (type === 'int' || type === 'double') ctl.inputMode = 'decimal'; else ctl.removeAttribute('inputmode');
+      }
       const label = { string: 'Value', int: 'Integer', double: 'Number', reference: 'Document path (e.g. users/alice)', bytes: 'Bytes (base64)' }[type];
       return { node: labelled(label, ctl), read: () => readText(type, ctl.value) };
     }
@@ -1052,7 +1067,8 @@ export function fieldEditor({ value, withName = false, nameLabel = 'Field name',
     // Carry the text over between text-like types (e.g. "12" from string to int).
     const old = slot.querySelector('#field-value-input');
     const carry = old && old.tagName !== 'SELECT' && !old.disabled ? old.value : undefined;
-    current = inputsFor(typeSel.value, value, carry);
+    const single = old && old.tagName === 'INPUT' && old.type === 'text' && !old.disabled && !slot.querySelector('#field-value-datetime, #field-value-lng');
+    current = inputsFor(typeSel.value, value, carry, single ? old : null);
     slot.replaceChildren(current.node);
     error.textContent = '';
   });
@@ -1296,7 +1312,7 @@ export function mount(root, rest) {
     renderCrumbs(segs);
     if (parentChanged) loadCollections(); else markSelected(colsPane, 'collection-item', coll ? lastSeg(coll) : null);
     if (collChanged) loadDocs(false); else markSelected(docsPane, 'doc-item', doc ? lastSeg(doc) : null);
-    if (docChanged) loadDoc(); else renderDoc();
+    if (docChanged) loadDoc(); else if (!doc) renderDoc();
   }
 
   /** Moves the selection mark in a list without rebuilding it (found elements stay valid). */
@@ -1345,7 +1361,8 @@ export function mount(root, rest) {
     const gen = ++s.gen.docs;
     if (!s.coll) { renderDocs(); return; }
     s.docsLoading = true;
-    if (!more) renderDocs();
+    const refresh = !more && dom.coll === s.coll; // the list shown stays until the answer
+    if (!more && !refresh) renderDocs();
     try {
       const r = await api.listDocuments(s.coll, { pageSize: PAGE_SIZE, pageToken: more ? s.nextPageToken : undefined, namesOnly: true });
       if (gen !== s.gen.docs) return;
@@ -1363,9 +1380,11 @@ export function mount(root, rest) {
         if (hadFocus && !document.getElementById('load-more')) {
           dom.docList?.querySelector(`[data-id="${CSS.escape(fresh[0] ?? '')}"]`)?.focus();
         }
-      } else {
+      } else if (!refresh || JSON.stringify(ids) !== JSON.stringify(s.docs)) {
         s.docs = ids;
         renderDocs();
+      } else {
+        updateDocsMeta(); // same first page (e.g. a refresh): keep the items as they are
       }
     } catch (err) {
       if (gen !== s.gen.docs) return;
@@ -1437,9 +1456,10 @@ export function mount(root, rest) {
 
   // The list is built once per collection; live changes and "Load more" then insert and
   // remove single items, so elements a user (or a test) holds stay valid.
-  const dom = { docList: null, docCount: null, docEmpty: null, moreBox: null };
+  const dom = { coll: null, docList: null, docCount: null, docEmpty: null, moreBox: null };
 
   function renderDocs() {
+    dom.coll = s.coll;
     if (!s.coll) {
       dom.docList = null;
       docsPane.replaceChildren(el('p', { class: 'empty' }, 'Select a collection'));
@@ -1533,7 +1553,7 @@ export function mount(root, rest) {
         ? el('div', { class: 'fields', role: 'list', 'aria-label': 'Fields' }, names.map((n) => fieldBlock(n, fields[n], [n])))
         : el('p', { class: 'empty' }, 'No fields'));
     }
-    body.push(subcollectionsSection());
+    if (d !== undefined) body.push(subcollectionsSection());
     keepFocus(docPane, () => docPane.replaceChildren(head, ...body));
     if (s.focusEditor) {
       s.focusEditor = false;
@@ -1718,7 +1738,8 @@ export function mount(root, rest) {
   const refreshDoc = debounce(loadDoc, 150);
 
   function onChange(ev) {
-    if (ev.cleared) { reloadAll(); return; }
+    // `truncated`: the server left changes out of the event, so refetch what is shown.
+    if (ev.cleared || ev.truncated) { reloadAll(); return; }
     for (const c of ev.changes || []) {
       const rel = refPath(c.path);
       const segs = segsOf(rel);
@@ -1990,10 +2011,13 @@ export function mount(root) {
     result.textContent = 'Exporting…';
     try {
       const r = await api.exportData(path);
-      const msg = r?.message ?? '';
-      result.textContent = msg === 'OK' ? `Exported to ${path}` : `Export failed: ${msg}`;
-      result.dataset.ok = String(msg === 'OK');
-      if (msg === 'OK') showInfo(`Exported to ${path}`); else showError(`Export failed: ${msg}`);
+      // Success is "OK", possibly followed by a summary ("OK: 1 database, 12 documents, …").
+      const msg = String(r?.message ?? '');
+      const ok = /^OK\b/.test(msg);
+      const detail = msg.replace(/^OK:?\s*/, '');
+      result.textContent = ok ? `Exported to ${path}${detail ? ` (${detail})` : ''}` : `Export failed: ${msg}`;
+      result.dataset.ok = String(ok);
+      if (ok) showInfo(result.textContent); else showError(result.textContent);
     } catch (err) {
       result.textContent = err.message;
       result.dataset.ok = 'false';
