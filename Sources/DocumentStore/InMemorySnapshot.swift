@@ -29,10 +29,31 @@ final class InMemorySnapshot: StoreSnapshot {
     func listDocuments(in collection: ResourcePath, database: DatabaseID, startAfter: ResourcePath?, limit: Int?)
         throws(FirestoreError) -> [Document]
     {
-        var children = (databases[database] ?? [:]).values.filter { $0.path.parent == collection }
-        if let startAfter { children.removeAll { !(startAfter < $0.path) } }
-        children.sort { $0.path < $1.path }
-        if let limit, children.count > limit { children.removeLast(children.count - max(limit, 0)) }
+        // Depth and prefix, then the bound, without building a path per document; with a
+        // limit only the first `limit` names are kept in order (a page of a 100k-document
+        // collection costs one comparison per document, not a sort of them all).
+        let depth = collection.segments.count + 1
+        let keep = limit.map { max($0, 0) }
+        var children: [Document] = []
+        for document in (databases[database] ?? [:]).values {
+            let path = document.path
+            guard path.segments.count == depth, collection.isPrefix(of: path) else { continue }
+            if let startAfter, !(startAfter < path) { continue }
+            guard let keep else {
+                children.append(document)
+                continue
+            }
+            if children.count == keep, let last = children.last, !(path < last.path) { continue }
+            var low = 0
+            var high = children.count
+            while low < high {
+                let mid = (low + high) / 2
+                if children[mid].path < path { low = mid + 1 } else { high = mid }
+            }
+            children.insert(document, at: low)
+            if children.count > keep { children.removeLast() }
+        }
+        if keep == nil { children.sort { $0.path < $1.path } }
         return children
     }
 

@@ -112,6 +112,33 @@ import Testing
         #expect(try snap.listDocuments(in: path("nothing"), database: testDB, startAfter: nil, limit: nil).isEmpty)
     }
 
+    /// Pages of every size over a collection written in a scrambled order agree with one
+    /// full listing (the in-memory store keeps only a page's names in order, no full sort).
+    @Test(arguments: StoreKind.allCases)
+    func listDocumentsPagesOfEverySizeAgreeWithTheFullListing(kind: StoreKind) throws {
+        let store = try kind.make()
+        defer { store.close() }
+        let ids = (0..<60).map { i in String(format: "k%02d", (i * 37) % 60) } + ["a", "z", "__id3__", "é"]
+        try store.commit(ids.map { .put(doc("c/\($0)")) } + [.put(doc("c/k05/sub/x")), .put(doc("cc/a"))], in: testDB, commitTime: ts(1))
+        let snap = try store.snapshot()
+        defer { snap.close() }
+        let all = try snap.listDocuments(in: path("c"), database: testDB, startAfter: nil, limit: nil).map(\.path)
+        #expect(all.count == ids.count)
+        #expect(all == all.sorted())
+        for size in [1, 2, 7, 63, 64, 100] {
+            var seen: [ResourcePath] = []
+            var after: ResourcePath?
+            while true {
+                let page = try snap.listDocuments(in: path("c"), database: testDB, startAfter: after, limit: size).map(\.path)
+                #expect(page.count <= size)
+                if page.isEmpty { break }
+                seen += page
+                after = page.last
+            }
+            #expect(seen == all, "pages of \(size)")
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func missingDocumentsAtAnyDepth(kind: StoreKind) throws {
         let store = try kind.make()
