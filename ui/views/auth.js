@@ -7,6 +7,7 @@ const COLUMNS = ['UID', 'Email', 'Display name', 'Providers', 'Disabled', 'Custo
 
 export function mount(root) {
   const s = { users: [], nextPageToken: null, editing: null, available: true };
+  let rows = new Map(); // uid → {sig, tr}
 
   const email = el('input', { id: 'user-email', type: 'email', autocomplete: 'off', spellcheck: 'false' });
   const password = el('input', { id: 'user-password', type: 'password', autocomplete: 'new-password' });
@@ -58,9 +59,20 @@ export function mount(root) {
     const ids = new Set();
     for (const u of s.users) for (const p of u.providerUserInfo || []) if (p.providerId) ids.add(p.providerId);
     providers.textContent = `Sign-in providers in use: ${ids.size ? [...ids].sort().join(', ') : 'none'}`;
-    keepFocus(tbody, () => tbody.replaceChildren(...(s.users.length
-      ? s.users.flatMap((u) => (s.editing === u.localId ? [userRow(u), editRow(u)] : [userRow(u)]))
-      : [el('tr', {}, el('td', { colspan: String(COLUMNS.length), class: 'empty' }, 'No users'))])));
+    // Rows whose user is unchanged are reused, so elements held by a user or a test stay valid.
+    const cache = new Map();
+    const rowFor = (u) => {
+      const sig = JSON.stringify([u, s.editing === u.localId]);
+      const old = rows.get(u.localId);
+      const r = old && old.sig === sig ? old : { sig, tr: userRow(u) };
+      cache.set(u.localId, r);
+      return r.tr;
+    };
+    const nodes = s.users.length
+      ? s.users.flatMap((u) => (s.editing === u.localId ? [rowFor(u), editRow(u)] : [rowFor(u)]))
+      : [el('tr', {}, el('td', { colspan: String(COLUMNS.length), class: 'empty' }, 'No users'))];
+    rows = cache;
+    keepFocus(tbody, () => tbody.replaceChildren(...nodes));
     more.replaceChildren(...(s.nextPageToken ? [button('Load more', () => load(true), { id: 'load-more-users' })] : []));
   }
 

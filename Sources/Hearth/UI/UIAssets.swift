@@ -1114,6 +1114,7 @@ const COLUMNS = ['UID', 'Email', 'Display name', 'Providers', 'Disabled', 'Custo
 
 export function mount(root) {
   const s = { users: [], nextPageToken: null, editing: null, available: true };
+  let rows = new Map(); // uid → {sig, tr}
 
   const email = el('input', { id: 'user-email', type: 'email', autocomplete: 'off', spellcheck: 'false' });
   const password = el('input', { id: 'user-password', type: 'password', autocomplete: 'new-password' });
@@ -1165,9 +1166,20 @@ export function mount(root) {
     const ids = new Set();
     for (const u of s.users) for (const p of u.providerUserInfo || []) if (p.providerId) ids.add(p.providerId);
     providers.textContent = `Sign-in providers in use: ${ids.size ? [...ids].sort().join(', ') : 'none'}`;
-    keepFocus(tbody, () => tbody.replaceChildren(...(s.users.length
-      ? s.users.flatMap((u) => (s.editing === u.localId ? [userRow(u), editRow(u)] : [userRow(u)]))
-      : [el('tr', {}, el('td', { colspan: String(COLUMNS.length), class: 'empty' }, 'No users'))])));
+    // Rows whose user is unchanged are reused, so elements held by a user or a test stay valid.
+    const cache = new Map();
+    const rowFor = (u) => {
+      const sig = JSON.stringify([u, s.editing === u.localId]);
+      const old = rows.get(u.localId);
+      const r = old && old.sig === sig ? old : { sig, tr: userRow(u) };
+      cache.set(u.localId, r);
+      return r.tr;
+    };
+    const nodes = s.users.length
+      ? s.users.flatMap((u) => (s.editing === u.localId ? [rowFor(u), editRow(u)] : [rowFor(u)]))
+      : [el('tr', {}, el('td', { colspan: String(COLUMNS.length), class: 'empty' }, 'No users'))];
+    rows = cache;
+    keepFocus(tbody, () => tbody.replaceChildren(...nodes));
     more.replaceChildren(...(s.nextPageToken ? [button('Load more', () => load(true), { id: 'load-more-users' })] : []));
   }
 
@@ -1267,7 +1279,7 @@ function claimsError(text) {
 
 import { el, button, showError, showInfo, onEvent, debounce, firestoreHash, keepFocus } from '../app.js';
 import * as api from '../api.js';
-import { fieldEditor, typeOf, typeLabel, display, children, patchFor, DELETE, refPath, fieldPath, arrayValues } from '../values.js';
+import { fieldEditor, typeOf, typeLabel, display, children, patchFor, DELETE, refPath, fieldPath, arrayValues, valueAt } from '../values.js';
 
 const PAGE_SIZE = 50;
 const DELETE_PAGE = 500; // commit batches are at most 500 writes
@@ -1277,11 +1289,12 @@ const lastSeg = (path) => segsOf(path).pop() || '';
 
 export function mount(root, rest) {
   const s = {
-    parent: null, coll: null, doc: null, // relative paths ('' = root for parent)
+    parent: undefined, coll: undefined, doc: undefined, // relative paths ('' = root; undefined = not yet shown)
     collections: [], docs: [], nextPageToken: null, docsLoading: false,
     document: undefined, subcollections: [], // undefined = loading, null = does not exist
-    expanded: new Set(), editing: null, stale: false,
+    expanded: new Set(), editing: null, editSeq: 0,
     gen: { cols: 0, docs: 0, doc: 0 }, busy: false,
+    writes: 0, // count of our PATCH answers applied to `document` (newer than reads in flight)
   };
   const crumbs = el('nav', { class: 'crumbs', 'aria-label': 'Firestore path' });
   const colsPane = el('section', { class: 'pane', id: 'collections-pane', 'aria-label': 'Collections' });
@@ -1308,7 +1321,7 @@ export function mount(root, rest) {
     const parentChanged = parent !== s.parent, collChanged = coll !== s.coll, docChanged = doc !== s.doc;
     s.parent = parent;
     if (collChanged) { s.coll = coll; s.docs = []; s.nextPageToken = null; }
-    if (docChanged) { s.doc = doc; s.editing = null; s.stale = false; s.expanded.clear(); s.document = undefined; s.subcollections = []; }
+    if (docChanged) { s.doc = doc; s.editing = null; s.expanded.clear(); s.document = undefined; s.subcollections = []; }
     renderCrumbs(segs);
     if (parentChanged) loadCollections(); else markSelected(colsPane, 'collection-item', coll ? lastSeg(coll) : null);
     if (collChanged) loadDocs(false); else markSelected(docsPane, 'doc-item', doc ? lastSeg(doc) : null);
@@ -1398,9 +1411,12 @@ export function mount(root, rest) {
     const gen = ++s.gen.doc;
     if (!s.doc) { renderDoc(); return; }
     if (s.document === undefined) renderDoc();
+    const writes = s.writes;
     try {
       const [d, subs] = await Promise.all([api.getDocument(s.doc), api.listCollectionIds(s.doc)]);
       if (gen !== s.gen.doc) return;
+      // A write of ours answered meanwhile: its answer is at least as new as this read.
+      if (writes !== s.writes && s.document) return;
       // Nothing new (e.g. the event of our own write): keep the DOM as it is.
       if (s.document !== undefined && JSON.stringify([d, subs]) === JSON.stringify([s.document, s.subcollections])) return;
       s.document = d;
@@ -1410,9 +1426,7 @@ export function mount(root, rest) {
       showError(err);
       if (s.document === undefined) s.document = null;
     }
-    // A live refresh must not throw away an open editor: redraw once it closes.
-    if (s.editing) { s.stale = true; return; }
-    renderDoc();
+    renderDoc(); // an open editor survives: renderDoc reuses its node
   }
 
   // -------------------------------------------------------------------------------------
@@ -1529,36 +1543,64 @@ export function mount(root, rest) {
   // -------------------------------------------------------------------------------------
   // Document pane
 
+  // The pane is redrawn from `s` on every change, but nodes whose content is unchanged are
+  // reused (cached by field path): after a save only the edited row is replaced, so the
+  // elements a user or a test holds stay valid and an open editor keeps what was typed.
+  let view = null; // {doc, head, meta, fields, empty, subs, subsSig, blocks: Map, pass, addEditor}
+
   function renderDoc() {
-    s.stale = false;
     if (!s.doc) {
+      view = null;
       docPane.replaceChildren(el('p', { class: 'empty' }, s.coll ? 'Select a document' : ''));
       return;
     }
+    if (view?.doc !== s.doc) {
+      view = {
+        doc: s.doc, blocks: new Map(), pass: 0, addEditor: null,
+        head: el('header', { class: 'pane-head' },
+          el('h2', { title: s.doc }, lastSeg(s.doc)),
+          el('div', { class: 'actions' },
+            button('Add field', () => openEditor('add:[]'), { id: 'add-field', dataset: { fk: 'add-field' } }),
+            button('Delete document', deleteDocument, { id: 'delete-document', class: 'danger' }))),
+        meta: el('p', { class: 'meta', id: 'document-meta' }),
+        fields: el('div', { class: 'fields', role: 'list', 'aria-label': 'Fields' }),
+        empty: el('p', { class: 'empty' }, 'No fields'),
+        subs: null, subsSig: null,
+      };
+    }
+    view.pass++;
     const d = s.document;
-    const head = el('header', { class: 'pane-head' },
-      el('h2', { title: s.doc }, lastSeg(s.doc)),
-      el('div', { class: 'actions' },
-        button('Add field', () => openEditor('add:[]'), { id: 'add-field', dataset: { fk: 'add-field' } }),
-        button('Delete document', deleteDocument, { id: 'delete-document', class: 'danger' })));
-    const body = [];
-    if (d === undefined) body.push(el('p', { class: 'empty' }, 'Loading…'));
-    else if (d === null) body.push(el('p', { class: 'note' }, 'This document does not exist (it may still have subcollections). Adding a field creates it.'));
-    else body.push(el('p', { class: 'meta' }, `Created ${d.createTime || '?'} · Updated ${d.updateTime || '?'}`));
-    if (s.editing === 'add:[]') body.push(editorFor([], null));
+    view.meta.className = d === null ? 'note' : (d === undefined ? 'empty' : 'meta');
+    view.meta.textContent = d === undefined ? 'Loading…'
+      : d === null ? 'This document does not exist (it may still have subcollections). Adding a field creates it.'
+        : `Created ${d.createTime || '?'} · Updated ${d.updateTime || '?'}`;
+    const parts = [view.head, view.meta];
+    if (s.editing === 'add:[]') parts.push(view.addEditor ||= editorFor([], null));
+    else view.addEditor = null;
     const fields = d?.fields || {};
     const names = Object.keys(fields).sort();
     if (d) {
-      body.push(names.length
-        ? el('div', { class: 'fields', role: 'list', 'aria-label': 'Fields' }, names.map((n) => fieldBlock(n, fields[n], [n])))
-        : el('p', { class: 'empty' }, 'No fields'));
+      setChildren(view.fields, names.map((n) => fieldBlock(n, fields[n], [n])));
+      parts.push(names.length ? view.fields : view.empty);
     }
-    if (d !== undefined) body.push(subcollectionsSection());
-    keepFocus(docPane, () => docPane.replaceChildren(head, ...body));
+    for (const [k, c] of view.blocks) if (c.pass !== view.pass) view.blocks.delete(k); // fields gone
+    if (d !== undefined) {
+      const sig = JSON.stringify(s.subcollections);
+      if (sig !== view.subsSig) { view.subs = subcollectionsSection(); view.subsSig = sig; }
+      parts.push(view.subs);
+    }
+    keepFocus(docPane, () => setChildren(docPane, parts));
     if (s.focusEditor) {
       s.focusEditor = false;
       docPane.querySelector('form.field-editor')?.focusFirst?.();
     }
+  }
+
+  /** Replaces `parent`'s children by `nodes` unless they are already exactly those. */
+  function setChildren(parent, nodes) {
+    const now = parent.childNodes;
+    if (now.length === nodes.length && nodes.every((n, i) => now[i] === n)) return;
+    parent.replaceChildren(...nodes);
   }
 
   function subcollectionsSection() {
@@ -1575,10 +1617,46 @@ export function mount(root, rest) {
   function fieldBlock(label, value, path) {
     const key = JSON.stringify(path);
     const t = typeOf(value);
-    const nested = t === 'map' || t === 'array';
-    const open = nested && s.expanded.has(key);
+    const open = (t === 'map' || t === 'array') && s.expanded.has(key);
+    let c = view.blocks.get(key);
+    if (!c) { c = { block: el('div', { class: 'field-block' }) }; view.blocks.set(key, c); }
+    c.pass = view.pass;
+    const rowSig = JSON.stringify([label, value, open]);
+    if (c.rowSig !== rowSig) { c.row = fieldRow(label, value, path, open); c.rowSig = rowSig; }
+    const parts = [c.row];
+    // An editor lives as long as its editing session (`editSeq`), across redraws.
+    if (s.editing === 'edit:' + key) {
+      if (c.editSeq !== s.editSeq) { c.editor = editorFor(path, value); c.editSeq = s.editSeq; }
+      parts.push(c.editor);
+    } else c.editSeq = null;
+    if (open) {
+      c.kids ||= el('div', { class: 'children', role: 'list' });
+      c.kids.setAttribute('aria-label', `Fields of ${typeof label === 'number' ? `[${label}]` : label}`);
+      const kids = children(value).map(([seg, v]) => fieldBlock(seg, v, [...path, seg]));
+      if (s.editing === 'add:' + key) {
+        if (c.addSeq !== s.editSeq) { c.adder = editorFor(path, null, t); c.addSeq = s.editSeq; }
+        kids.push(c.adder);
+      } else c.addSeq = null;
+      if (c.addType !== t) {
+        c.addBtn = button(t === 'map' ? 'Add field' : 'Add item', () => openEditor('add:' + key), {
+          class: 'small', 'data-testid': 'add-nested-field', dataset: { fk: 'add:' + key },
+        });
+        c.addType = t;
+      }
+      kids.push(c.addBtn);
+      setChildren(c.kids, kids);
+      parts.push(c.kids);
+    }
+    setChildren(c.block, parts);
+    return c.block;
+  }
+
+  /** The row of one field: toggle, name, type, value, Edit and Delete. */
+  function fieldRow(label, value, path, open) {
+    const key = JSON.stringify(path);
+    const t = typeOf(value);
     const shown = typeof label === 'number' ? `[${label}]` : label;
-    const toggle = nested
+    const toggle = t === 'map' || t === 'array'
       ? button(open ? '▾' : '▸', () => { if (open) s.expanded.delete(key); else s.expanded.add(key); renderDoc(); }, {
         class: 'toggle', 'aria-expanded': String(open), 'aria-label': `${open ? 'Collapse' : 'Expand'} ${shown}`, dataset: { fk: 'toggle:' + key },
       })
@@ -1586,7 +1664,7 @@ export function mount(root, rest) {
     const valueEl = t === 'reference'
       ? el('a', { href: firestoreHash(segsOf(refPath(value.referenceValue))), class: 'fvalue mono', 'data-testid': 'field-value' }, display(value))
       : el('span', { class: 'fvalue' + (t === 'string' ? '' : ' mono'), 'data-testid': 'field-value' }, display(value));
-    const row = el('div', {
+    return el('div', {
       class: 'field-row', role: 'listitem', 'data-testid': 'field-row',
       dataset: { field: String(label), path: path.map(String).join('.'), type: t },
     },
@@ -1597,22 +1675,11 @@ export function mount(root, rest) {
       el('span', { class: 'row-actions' },
         button('Edit', () => openEditor('edit:' + key), { class: 'small', 'data-testid': 'edit-field', 'aria-label': `Edit ${shown}`, dataset: { fk: 'edit:' + key } }),
         button('Delete', () => deleteField(path), { class: 'small danger', 'data-testid': 'delete-field', 'aria-label': `Delete ${shown}`, dataset: { fk: 'del:' + key } })));
-    const block = el('div', { class: 'field-block' }, row);
-    if (s.editing === 'edit:' + key) block.append(editorFor(path, value));
-    if (open) {
-      const kids = el('div', { class: 'children', role: 'list', 'aria-label': `Fields of ${shown}` },
-        children(value).map(([seg, v]) => fieldBlock(seg, v, [...path, seg])));
-      if (s.editing === 'add:' + key) kids.append(editorFor(path, null, t));
-      kids.append(button(t === 'map' ? 'Add field' : 'Add item', () => openEditor('add:' + key), {
-        class: 'small', 'data-testid': 'add-nested-field', dataset: { fk: 'add:' + key },
-      }));
-      block.append(kids);
-    }
-    return block;
   }
 
   function openEditor(which) {
     s.editing = which;
+    s.editSeq = (s.editSeq || 0) + 1;
     s.focusEditor = true;
     renderDoc();
   }
@@ -1622,7 +1689,6 @@ export function mount(root, rest) {
     s.editing = null;
     renderDoc();
     focusOpener(was);
-    if (s.stale) loadDoc();
   }
 
   /** Focuses the button that opened editor `which` (keyboard users keep their place). */
@@ -1647,7 +1713,7 @@ export function mount(root, rest) {
         const fields = s.document?.fields || {};
         let target = path;
         if (adding) {
-          const container = path.length ? valueAtPath(fields, path) : { mapValue: { fields } };
+          const container = valueAt(fields, path);
           if (toArray) target = [...path, arrayValues(container).length];
           else {
             if (Object.prototype.hasOwnProperty.call(container?.mapValue?.fields || {}, name)) throw new Error(`Field "${name}" already exists`);
@@ -1663,18 +1729,13 @@ export function mount(root, rest) {
     return form;
   }
 
-  function valueAtPath(fields, path) {
-    let v = { mapValue: { fields } };
-    for (const seg of path) v = typeof seg === 'number' ? arrayValues(v)[seg] : v?.mapValue?.fields?.[seg];
-    return v;
-  }
-
   /** PATCHes one field (value or DELETE) with an update mask and shows the result. */
   async function writeField(path, v) {
     const docPath = s.doc;
     const { mask, fields } = patchFor(s.document?.fields || {}, path, v);
     const updated = await api.patchDocument(docPath, fields, mask);
     if (s.doc !== docPath) return;
+    s.writes++;
     const wasMissing = !s.document;
     s.document = updated;
     s.editing = null;
@@ -1684,7 +1745,12 @@ export function mount(root, rest) {
   }
 
   async function deleteField(path) {
+    // Keyboard users keep their place: afterwards focus the next field's Delete (or Add field).
+    const block = view?.blocks.get(JSON.stringify(path))?.block;
+    const next = (block?.nextElementSibling || block?.previousElementSibling)?.querySelector('[data-testid="delete-field"]')?.dataset.fk;
+    const hadFocus = block?.contains(document.activeElement);
     await writeField(path, DELETE);
+    if (hadFocus) (docPane.querySelector(`[data-fk="${CSS.escape(next || '')}"]`) || document.getElementById('add-field'))?.focus();
   }
 
   async function deleteDocument() {
