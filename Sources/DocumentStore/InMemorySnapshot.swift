@@ -5,6 +5,33 @@ import FirestoreModel
 final class InMemorySnapshot: StoreSnapshot {
     private var databases: [DatabaseID: [ResourcePath: Document]]
 
+    /// The hierarchy of one database, built on the first call that walks it (collection ids,
+    /// whole listings, missing documents) and kept for the snapshot's life: an export asks
+    /// for every document's subcollections, which would otherwise rescan every key each time.
+    private struct Tree {
+        /// Root or document → the ids of the collections directly under it.
+        var collectionIDs: [ResourcePath: Set<ExactName>] = [:]
+        /// Collection → its child documents' paths, existing or with descendants only.
+        var children: [ResourcePath: [ResourcePath]] = [:]
+    }
+    private var trees: [DatabaseID: Tree] = [:]
+
+    private func tree(_ database: DatabaseID) -> Tree {
+        if let t = trees[database] { return t }
+        var t = Tree()
+        var seen = Set<ResourcePath>()
+        for path in (databases[database] ?? [:]).keys {
+            let segments = path.segments
+            for d in stride(from: 0, to: segments.count - 1, by: 2) {
+                t.collectionIDs[ResourcePath(Array(segments[..<d])), default: []].insert(ExactName(segments[d]))
+                let child = ResourcePath(Array(segments[..<(d + 2)]))
+                if seen.insert(child).inserted { t.children[ResourcePath(Array(segments[..<(d + 1)])), default: []].append(child) }
+            }
+        }
+        trees[database] = t
+        return t
+    }
+
     /// Wraps a copy of the store's state.
     init(databases: [DatabaseID: [ResourcePath: Document]]) { self.databases = databases }
 
@@ -33,16 +60,17 @@ final class InMemorySnapshot: StoreSnapshot {
         // limit only the first `limit` names are kept in order (a page of a 100k-document
         // collection costs one comparison per document, not a sort of them all).
         let depth = collection.segments.count + 1
-        let keep = limit.map { max($0, 0) }
+        guard let keep = limit.map({ max($0, 0) }) else {
+            let documents = databases[database] ?? [:]
+            var all = (tree(database).children[collection] ?? []).compactMap { documents[$0] }
+            if let startAfter { all.removeAll { !(startAfter < $0.path) } }
+            return all.sorted { $0.path < $1.path }
+        }
         var children: [Document] = []
         for document in (databases[database] ?? [:]).values {
             let path = document.path
             guard path.segments.count == depth, collection.isPrefix(of: path) else { continue }
             if let startAfter, !(startAfter < path) { continue }
-            guard let keep else {
-                children.append(document)
-                continue
-            }
             if children.count == keep, let last = children.last, !(path < last.path) { continue }
             var low = 0
             var high = children.count
@@ -53,32 +81,32 @@ final class InMemorySnapshot: StoreSnapshot {
             children.insert(document, at: low)
             if children.count > keep { children.removeLast() }
         }
-        if keep == nil { children.sort { $0.path < $1.path } }
         return children
     }
 
     /// Ancestors at depth `collection + 1` of deeper documents that do not exist themselves.
     func missingDocuments(in collection: ResourcePath, database: DatabaseID) throws(FirestoreError) -> [ResourcePath] {
         let documents = databases[database] ?? [:]
-        let depth = collection.segments.count + 1
-        var missing = Set<ResourcePath>()
-        for path in documents.keys where path.segments.count > depth && collection.isPrefix(of: path) {
-            let child = ResourcePath(Array(path.segments.prefix(depth)))
-            if documents[child] == nil { missing.insert(child) }
-        }
-        return missing.sorted()
+        return (tree(database).children[collection] ?? []).filter { documents[$0] == nil }.sorted()
     }
 
     /// Segment `parent.count` of every document below `parent`, distinct and sorted.
     func collectionIDs(under parent: ResourcePath, in database: DatabaseID) throws(FirestoreError) -> [String] {
-        let depth = parent.segments.count
-        var ids = Set<ExactName>()
-        for path in (databases[database] ?? [:]).keys where path.segments.count > depth && parent.isPrefix(of: path) {
-            ids.insert(ExactName(path.segments[depth]))
+        guard parent.segments.count % 2 == 0 else {
+            // A collection as the parent: the ids of its documents that have descendants.
+            let depth = parent.segments.count
+            var ids = Set<ExactName>()
+            for path in (databases[database] ?? [:]).keys where path.segments.count > depth && parent.isPrefix(of: path) {
+                ids.insert(ExactName(path.segments[depth]))
+            }
+            return ids.sorted().map(\.string)
         }
-        return ids.sorted().map(\.string)
+        return (tree(database).collectionIDs[parent] ?? []).sorted().map(\.string)
     }
 
     /// Drops the copy.
-    func close() { databases = [:] }
+    func close() {
+        databases = [:]
+        trees = [:]
+    }
 }
