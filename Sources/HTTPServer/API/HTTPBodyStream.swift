@@ -10,6 +10,8 @@ import Synchronization
 public final class HTTPBodyStream: Sendable {
     private struct State {
         var chunks: [[UInt8]] = []
+        /// The bytes of `chunks`.
+        var queuedBytes = 0
         var finished = false
         var cancelled = false
         /// Called (outside the lock) when chunks arrive or the stream finishes; set by the server.
@@ -34,6 +36,7 @@ public final class HTTPBodyStream: Sendable {
         let (accepted, wake, waiter) = state.withLock { s -> (Bool, Waker?, Waiter?) in
             guard !s.cancelled, !s.finished else { return (false, nil, nil) }
             s.chunks.append(bytes)
+            s.queuedBytes += bytes.count
             let waiter = s.waiter
             s.waiter = nil
             return (true, s.readable, waiter)
@@ -55,6 +58,11 @@ public final class HTTPBodyStream: Sendable {
         wake?()
         waiter?.resume()
     }
+
+    /// Bytes written but not yet taken by the server: they grow while the peer does not read
+    /// (the server holds a stream's chunks back once its send queue is full). A producer of an
+    /// endless stream ends it past a bound of its own.
+    public var queuedByteCount: Int { state.withLock { $0.queuedBytes } }
 
     /// Whether nothing more will be sent (finished or cancelled).
     public var isClosed: Bool { state.withLock { $0.finished || $0.cancelled } }
@@ -80,13 +88,22 @@ public final class HTTPBodyStream: Sendable {
         if pending { readable() }
     }
 
-    /// The chunks written since the last call, and whether the body is over (finished, or
-    /// cancelled: then it ends where it is).
-    func take() -> (chunks: [[UInt8]], finished: Bool) {
+    /// The chunks written since the last call, at most about `limit` bytes of them (always at
+    /// least one), whether more are left, and whether the body is over (finished and drained,
+    /// or cancelled: then it ends where it is).
+    func take(limit: Int = .max) -> (chunks: [[UInt8]], more: Bool, finished: Bool) {
         state.withLock { s in
-            let chunks = s.chunks
-            s.chunks = []
-            return (chunks, s.finished || s.cancelled)
+            var count = 0
+            var bytes = 0
+            while count < s.chunks.count, count == 0 || bytes + s.chunks[count].count <= limit {
+                bytes += s.chunks[count].count
+                count += 1
+            }
+            let chunks = Array(s.chunks[..<count])
+            s.chunks.removeFirst(count)
+            s.queuedBytes -= bytes
+            let more = !s.chunks.isEmpty && !s.cancelled
+            return (chunks, more, s.cancelled || (s.finished && !more))
         }
     }
 
@@ -99,6 +116,7 @@ public final class HTTPBodyStream: Sendable {
                 if !s.chunks.isEmpty {
                     let chunks = s.chunks
                     s.chunks = []
+                    s.queuedBytes = 0
                     return .some(chunks)
                 }
                 return s.finished ? .some(nil) : nil
@@ -123,6 +141,7 @@ public final class HTTPBodyStream: Sendable {
             guard !s.cancelled else { return (nil, nil, nil) }
             s.cancelled = true
             s.chunks = []
+            s.queuedBytes = 0
             defer {
                 s.readable = nil
                 s.onCancel = nil

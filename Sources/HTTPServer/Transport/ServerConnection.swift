@@ -71,6 +71,9 @@ final class ServerConnection: EventLoopSource {
     /// HTTP/1.1 response bodies being streamed, by request sequence; cancelled when the
     /// connection closes or the peer stops sending.
     private var bodyStreams: [UInt64: HTTPBodyStream] = [:]
+    /// Streamed bodies whose chunks wait in their stream because the send queue is above the
+    /// high-water mark (a peer that does not read); taken again once it drains below low water.
+    private var streamsAwaitingDrain: Set<UInt64> = []
     private var outbound = OutboundBuffer()
     private var lastWriteProgress: ContinuousClock.Instant
     /// HTTP/2 writers waiting for the send queue to drain.
@@ -282,11 +285,19 @@ final class ServerConnection: EventLoopSource {
         updateInterest()
     }
 
-    /// A streamed body has chunks or has ended; loop thread.
+    /// A streamed body has chunks or has ended; loop thread. While the send queue is above
+    /// the high-water mark the chunks stay in the stream (its `queuedByteCount` grows, so the
+    /// producer can see a peer that does not read) until the queue drains.
     func streamReadable(sequence: UInt64) {
         guard let stream = bodyStreams[sequence] else { return }
-        let (chunks, finished) = stream.take()
+        if outbound.pendingBytes > Self.writeHighWater {
+            streamsAwaitingDrain.insert(sequence)
+            return
+        }
+        // At most the room left below the high-water mark, so the queue never jumps past it.
+        let (chunks, more, finished) = stream.take(limit: max(Self.writeHighWater - outbound.pendingBytes, 64 << 10))
         if finished { bodyStreams[sequence] = nil }
+        if more { streamsAwaitingDrain.insert(sequence) }
         let now = core.now
         withHTTP1 { $0.streamed(sequence: sequence, chunks: chunks, finished: finished, now: now) }
         updateInterest()
@@ -354,6 +365,14 @@ final class ServerConnection: EventLoopSource {
 
     // MARK: - Writing
 
+    /// Takes the chunks of the streams held back by a full send queue once it is below low water.
+    private func resumeDrainedStreams() {
+        guard !streamsAwaitingDrain.isEmpty, !isClosed, outbound.pendingBytes < Self.writeLowWater else { return }
+        let waiting = streamsAwaitingDrain.sorted()
+        streamsAwaitingDrain = []
+        for sequence in waiting { streamReadable(sequence: sequence) }
+    }
+
     private func flush() {
         guard !isClosed else { return }
         if !outbound.isEmpty {
@@ -401,6 +420,7 @@ final class ServerConnection: EventLoopSource {
 
     private func updateInterest() {
         guard !isClosed else { return }
+        resumeDrainedStreams()
         var desired: EpollEvents = []
         if wantsRead { desired.insert(.readable) }
         if !outbound.isEmpty { desired.insert(.writable) }
