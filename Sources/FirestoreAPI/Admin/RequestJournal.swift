@@ -30,9 +30,17 @@ public final class RequestJournal: Sendable {
         public var id: Int
         /// The project of the request.
         public var project: String
-        /// The request as the rules saw it.
-        public var request: AccessRequest
-        /// The verdict and its explanation.
+        /// When the rules decided it (`request.time`).
+        public var time: Timestamp
+        /// The rules method.
+        public var method: RulesMethod
+        /// Who asked.
+        public var auth: AuthContext
+        /// The database and document (or collection, for a list) asked for.
+        public var database: DatabaseID
+        public var path: ResourcePath
+        /// The verdict and its explanation (texts longer than `maxText` cut; the request's
+        /// documents are not kept).
         public var decision: RulesDecision
     }
 
@@ -53,10 +61,23 @@ public final class RequestJournal: Sendable {
     /// An empty journal keeping the latest `capacity` entries.
     public init(capacity: Int = 1000) { self.capacity = max(1, capacity) }
 
+    /// The longest culprit or debug line kept (a value the rules saw may be megabytes).
+    public static let maxText = 2000
+
     /// Records one decision; subscribers get it as a `.request` event.
     public func record(project: String, request: AccessRequest, decision: RulesDecision) {
+        var decision = decision
+        func cut(_ text: String) -> String {
+            text.utf8.count <= Self.maxText ? text : String(text.prefix(Self.maxText)) + "… (cut)"
+        }
+        for i in decision.explanation.statements.indices {
+            decision.explanation.statements[i].culprits = decision.explanation.statements[i].culprits.map(cut)
+        }
+        decision.explanation.debugLog = decision.explanation.debugLog.map(cut)
         let (entry, listeners) = state.withLock { s -> (Entry, [@Sendable (Event) -> Void]) in
-            let e = Entry(id: s.nextID, project: project, request: request, decision: decision)
+            let e = Entry(
+                id: s.nextID, project: project, time: request.time, method: request.method, auth: request.auth,
+                database: request.database, path: request.path, decision: decision)
             s.nextID += 1
             if s.ring.count < capacity {
                 s.ring.append(e)
@@ -113,7 +134,7 @@ public final class RequestJournal: Sendable {
     public static func json(_ e: Entry) -> JSONValue {
         let x = e.decision.explanation
         let uid: JSONValue
-        if case .user(let id, _) = e.request.auth { uid = .string(id) } else { uid = .null }
+        if case .user(let id, _) = e.auth { uid = .string(id) } else { uid = .null }
         let statements: [JSONValue] = x.statements.map { s in
             var m: [JSONValue.Member] = []
             m.append(.init("match", .string(s.matchPath)))
@@ -133,10 +154,10 @@ public final class RequestJournal: Sendable {
         }
         var m: [JSONValue.Member] = []
         m.append(.init("id", .integer(e.id)))
-        m.append(.init("time", .string(e.request.time.rfc3339)))
-        m.append(.init("method", .string(e.request.method.rawValue)))
+        m.append(.init("time", .string(e.time.rfc3339)))
+        m.append(.init("method", .string(e.method.rawValue)))
         m.append(.init("path", .string(x.path)))
-        m.append(.init("auth", .string(RulesController.who(e.request.auth))))
+        m.append(.init("auth", .string(RulesController.who(e.auth))))
         m.append(.init("uid", uid))
         m.append(.init("verdict", .string(e.decision.allowed ? "allow" : "deny")))
         m.append(.init("message", .string(e.decision.allowed ? "" : x.emulatorMessage)))

@@ -28,7 +28,6 @@ public final class RulesController: Sendable {
     struct State {
         var defaultRules: Installed?
         var byProject: [String: Installed] = [:]
-        var explanations: [String: [JSONValue]] = [:]
     }
 
     /// Creates a controller that installs policies into `engine`.
@@ -60,23 +59,8 @@ public final class RulesController: Sendable {
     /// The policy for `ruleset`, recording denials for `project` (nil: the request's project).
     func policy(_ ruleset: Ruleset, project: String?) -> RulesAccessPolicy {
         let journal = self.journal
-        return RulesAccessPolicy(ruleset: ruleset, onDenial: { [self] request, explanation in
-            let p = project ?? request.database.project
+        return RulesAccessPolicy(ruleset: ruleset, onDenial: { [log] request, explanation in
             log("rules: denied \(request.method.rawValue) \(request.database.resourceName(request.path)) for \(Self.who(request.auth))\n  \(explanation.description.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  "))")
-            let entry: JSONValue = .object([
-                "time": .string(request.time.rfc3339),
-                "method": .string(request.method.rawValue),
-                "path": .string(request.database.resourceName(request.path)),
-                "auth": .string(Self.who(request.auth)),
-                "message": .string(explanation.emulatorMessage),
-                "explanation": .string(explanation.description),
-            ])
-            state.withLock { s in
-                var list = s.explanations[p, default: []]
-                list.append(entry)
-                if list.count > Self.explanationsKept { list.removeFirst(list.count - Self.explanationsKept) }
-                s.explanations[p] = list
-            }
         }, onDecision: { request, decision in
             journal.record(project: project ?? request.database.project, request: request, decision: decision)
         })
@@ -160,11 +144,28 @@ public final class RulesController: Sendable {
         return r
     }
 
-    /// `GET …:ruleExplanations`: the latest denials (newest last), each with the emulator's
-    /// message and Hearth's full explanation.
+    /// `GET …:ruleExplanations`: the latest `explanationsKept` denials (newest last), each with
+    /// the emulator's message and Hearth's full explanation: the denials of the requests journal
+    /// (so they are bounded with it, however many projects a test suite makes).
     public func explanations(project: String) -> HTTPResponse {
-        let list = state.withLock { $0.explanations[project] ?? [] }
+        let denials = journal.entries(project: project).filter { !$0.decision.allowed }.suffix(Self.explanationsKept)
+        let list: [JSONValue] = denials.map { e in
+            .object([
+                "time": .string(e.time.rfc3339),
+                "method": .string(e.method.rawValue),
+                "path": .string(e.database.resourceName(e.path)),
+                "auth": .string(Self.who(e.auth)),
+                "message": .string(e.decision.explanation.emulatorMessage),
+                "explanation": .string(e.decision.explanation.description),
+            ])
+        }
         return .json(200, JSONValue.object(["explanations": .array(list)]).serialized())
+    }
+
+    /// `DELETE …:ruleExplanations`: forgets them (with the project's requests journal).
+    public func clearExplanations(project: String) -> HTTPResponse {
+        journal.clear(project: project)
+        return .json(200, Array("{}".utf8))
     }
 
     /// `GET …:requests[?after=ID]`: the requests the rules decided (`RequestJournal` shape).
@@ -177,11 +178,6 @@ public final class RulesController: Sendable {
         installed(project).map { ($0.fileName, $0.content) }
     }
 
-    /// `DELETE …:ruleExplanations`: forgets them.
-    public func clearExplanations(project: String) -> HTTPResponse {
-        state.withLock { $0.explanations[project] = nil }
-        return .json(200, Array("{}".utf8))
-    }
 }
 
 /// Rules that could not be loaded, with every diagnostic rendered.
