@@ -74,6 +74,34 @@ import Testing
         }
     }
 
+    @Test func anotherHostNameIsRefusedAndForwardedAnswersCarryNoCORS() async throws {
+        try await withEmulators(project: "demo-ui") { e in
+            // A page whose own name was rebound to 127.0.0.1 sends Host and Origin alike.
+            let rebound = try await Emulators.send(
+                "POST", e.uiURL("/api/export"), body: #"{"path":"x"}"#,
+                headers: ["Host": "rebind.evil.test:\(e.ui)", "Origin": "http://rebind.evil.test:\(e.ui)"])
+            #expect(rebound.status == 403)
+            let read = try await Emulators.send(
+                "GET", e.uiURL("/api/firestore\(e.documents)/notes/n1"),
+                headers: ["Host": "rebind.evil.test", "Authorization": "Bearer owner"])
+            #expect(read.status == 403)
+            for host in ["localhost:\(e.ui)", "127.0.0.1:\(e.ui)", "[::1]:\(e.ui)", "127.0.0.2"] {
+                #expect(try await Emulators.send("GET", e.uiURL("/api/config"), headers: ["Host": host]).status == 200, "\(host)")
+            }
+            let forwarded = try await Emulators.send(
+                "GET", e.uiURL("/api/firestore\(e.documents)/notes/n1?mask.fieldPaths=t"),
+                headers: ["Authorization": "Bearer owner", "Origin": "http://evil.test"])
+            #expect(forwarded.status == 404, "forwarded with its query")
+            #expect(forwarded.headers["access-control-allow-origin"] == nil)
+            #expect(try await Emulators.send("GET", e.uiURL("/api/requests?after=abc")).status == 400)
+            #expect(try await Emulators.send("GET", e.uiURL("/api/requests?after=-1")).status == 400)
+            let huge = try await Emulators.send("GET", e.uiURL("/api/requests?after=99999999999999999999999"))
+            #expect(huge.status == 200)
+            #expect(huge.json["requests"]?.elements.isEmpty == true)
+            #expect(try await Emulators.send("HEAD", e.uiURL("/api/config")).status == 200)
+        }
+    }
+
     @Test func theRequestsJournalHoldsGrantsWithTheirAllowAndDenialsExplained() async throws {
         try await withEmulators(project: "demo-ui") { e in
             let body = JSONValue.object([

@@ -22,8 +22,11 @@ import HTTPServer
 /// | `POST /api/export` `{"path": DIR}` | a Hearth export to DIR: `{"message":"OK"}` |
 /// | `GET /api/events` | Server-Sent Events: `change`, `request`, `invocation`, `rules` |
 ///
-/// A request that changes something and carries an `Origin` other than this server's own is
-/// refused (403): another site must not drive the UI's owner access. Source: docs/reference/emulator-ui.md.
+/// A request whose `Host` is not a loopback name or the configured host is refused (403): a
+/// page on another site that rebinds its own name to 127.0.0.1 must not reach the UI's owner
+/// access. A request that changes something and carries an `Origin` other than this server's
+/// own is refused too. Forwarded answers lose their CORS headers (the UI is same-origin).
+/// `HEAD` answers as `GET` without the body. Source: docs/reference/emulator-ui.md.
 struct EmulatorUIHandler: HTTPHandler {
     let project: String
     let config: FirebaseConfig
@@ -37,12 +40,18 @@ struct EmulatorUIHandler: HTTPHandler {
     let host: FunctionsHost
     let events: UIEventHub
     let export: @Sendable (String) throws -> HearthExport.Summary
+    /// Runs exports one at a time on a thread of their own (never on the cooperative pool).
+    let exports = SerialWorker()
     /// Where the pages come from: nil = the compiled-in `UIAssets`.
     let assetDirectory: String?
 
     func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        let host = request.headers["host"] ?? ""
+        guard Self.isLocal(host: host, configured: config.ui.host) else {
+            return Self.error(403, "The Emulator UI answers only requests for a loopback host (Host \(host)).")
+        }
         if request.method != "GET" && request.method != "HEAD", let origin = request.headers["origin"],
-            origin != "http://" + (request.headers["host"] ?? "")
+            origin != "http://" + host
         {
             return Self.error(403, "The Emulator UI's endpoints answer only its own pages (Origin \(origin)).")
         }
@@ -50,12 +59,28 @@ struct EmulatorUIHandler: HTTPHandler {
         for (prefix, target) in [("/api/firestore/", Optional(firestore)), ("/api/auth/", auth), ("/api/functions/", functions)]
         where path.hasPrefix(prefix) {
             guard let target else { return Self.error(404, "\(prefix.dropFirst(5).dropLast()) is not running.") }
-            return await target.handle(Self.forwarded(request, dropping: prefix.count - 1))
+            var response = await target.handle(Self.forwarded(request, prefix: prefix))
+            for name in Self.corsHeaders { response.headers.remove(name) }
+            return response
         }
-        switch (request.method, path) {
+        let method = request.method == "HEAD" ? "GET" : request.method
+        let after: Int
+        switch request.queryItem("after") {
+        case nil: after = 0
+        case let text?:
+            guard let n = Int(text), n >= 0 else {
+                // An id past any Int is newer than every entry; anything else is a mistake.
+                if !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) { after = .max } else {
+                    return Self.error(400, "after must be a non-negative integer, not \(text).")
+                }
+                break
+            }
+            after = n
+        }
+        switch (method, path) {
         case ("GET", "/api/config"): return .json(200, configJSON().serialized())
         case ("GET", "/api/requests"):
-            return rules.requests(project: project, after: request.queryItem("after").flatMap { Int($0) } ?? 0)
+            return rules.requests(project: project, after: after)
         case ("DELETE", "/api/requests"):
             rules.journal.clear(project: project)
             return .json(200, Array("{}".utf8))
@@ -65,26 +90,49 @@ struct EmulatorUIHandler: HTTPHandler {
             guard case .string(let dir)? = (try? JSONValue.parse(request.body))?["path"], !dir.isEmpty else {
                 return Self.error(400, "The body must be {\"path\": \"DIR\"}.")
             }
-            do {
-                let summary = try export(dir)
+            switch await exports.run({ [export] in try export(dir) }) {
+            case .success(let summary):
                 return .json(200, JSONValue.object([.init("message", .string("OK: \(summary.description)"))]).serialized())
-            } catch {
+            case .failure(let error):
                 return Self.error(500, "\(error)")
             }
         case ("GET", "/api/events"): return events.open()
-        case ("GET", _), ("HEAD", _):
+        case ("GET", _):
             return asset(path)
         default:
             return Self.error(404, "Not found: \(request.method) \(path)")
         }
     }
 
-    /// `request` with the first `count` bytes of its path removed (the `/api/<emulator>` part).
-    static func forwarded(_ request: HTTPRequest, dropping count: Int) -> HTTPRequest {
+    /// The CORS fields a forwarded answer loses.
+    static let corsHeaders = [
+        "access-control-allow-origin", "access-control-allow-credentials", "access-control-allow-methods",
+        "access-control-allow-headers", "access-control-expose-headers", "access-control-max-age", "vary",
+    ]
+
+    /// Whether `host` (a `Host` field, `name[:port]`) names this machine: `127.0.0.1`,
+    /// `localhost`, `[::1]`, or the host the UI was configured to bind.
+    static func isLocal(host: String, configured: String) -> Bool {
+        var name = Substring(host)
+        if name.hasPrefix("[") {
+            name = name.dropFirst().prefix { $0 != "]" }
+        } else if let colon = name.lastIndex(of: ":") {
+            name = name[..<colon]
+        }
+        let lower = name.lowercased()
+        return ["127.0.0.1", "localhost", "::1", configured.lowercased()].contains(lower)
+            || (lower.hasPrefix("127.") && lower.split(separator: ".").count == 4)
+    }
+
+    /// `request` for the emulator behind `prefix` (`/api/firestore/`): its path without the
+    /// `/api/<emulator>` part, its query as sent, without `Origin` (same-origin here).
+    static func forwarded(_ request: HTTPRequest, prefix: String) -> HTTPRequest {
+        var target = String(request.path.dropFirst(prefix.count - 1))
+        if let q = request.target.firstIndex(of: "?") { target += request.target[q...] }
         var r = HTTPRequest(
-            method: request.method, target: String(request.target.dropFirst(count)), headers: request.headers,
-            body: request.body, remoteAddress: request.remoteAddress)
-        r.headers.remove("origin")  // same-origin here; the emulators must not apply CORS to it
+            method: request.method, target: target, headers: request.headers, body: request.body,
+            remoteAddress: request.remoteAddress)
+        r.headers.remove("origin")
         return r
     }
 

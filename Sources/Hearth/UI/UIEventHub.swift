@@ -19,7 +19,9 @@ import Synchronization
 /// The hub listens to the engine, the rules journal and the functions host only while it runs
 /// (`start`/`stop`); those sources just enqueue, and one task formats each event off their
 /// locks and writes it to every open stream. A comment line every 15 s keeps idle streams
-/// open and finds streams whose peer left.
+/// open and finds streams whose peer left. A stream whose peer does not read is ended once
+/// `maxQueuedBytes` wait for it (the browser reconnects and reloads); at most `maxStreams`
+/// are open at once (503 beyond).
 final class UIEventHub: Sendable {
     enum Source: Sendable {
         case commit(CommittedChange)
@@ -38,6 +40,10 @@ final class UIEventHub: Sendable {
 
     /// Paths named in one `change` event at most.
     static let changesPerEvent = 500
+    /// Open event streams at most.
+    static let maxStreams = 64
+    /// Bytes queued for a peer that does not read before its stream is ended.
+    static let maxQueuedBytes = 4 << 20
     let project: String
     let engine: FirestoreEngine
     let journal: RequestJournal
@@ -115,10 +121,14 @@ final class UIEventHub: Sendable {
     /// A new event stream response; it stays open until the browser leaves or the hub stops.
     func open() -> HTTPResponse {
         let body = HTTPBodyStream()
-        let id = streams.withLock { s -> Int in
+        let id = streams.withLock { s -> Int? in
+            guard s.open.count < Self.maxStreams else { return nil }
             s.next += 1
             s.open[s.next] = body
             return s.next
+        }
+        guard let id else {
+            return EmulatorUIHandler.error(503, "Too many open event streams (at most \(Self.maxStreams)).")
         }
         body.onCancel { [weak self] in _ = self?.streams.withLock { $0.open.removeValue(forKey: id) } }
         return HTTPResponse(
@@ -130,7 +140,8 @@ final class UIEventHub: Sendable {
     func broadcast(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         let open = streams.withLock { Array($0.open) }
-        for (id, s) in open where !s.write(bytes) {
+        for (id, s) in open where !s.write(bytes) || s.queuedByteCount > Self.maxQueuedBytes {
+            s.finish()
             _ = streams.withLock { $0.open.removeValue(forKey: id) }
         }
     }
