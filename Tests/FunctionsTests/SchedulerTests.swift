@@ -45,6 +45,19 @@ struct SchedulerTests {
         #expect(try Schedule(parsing: text).interval == interval)
     }
 
+    @Test("a schedule describes itself in the form it parses from, in its largest whole unit")
+    func descriptionRoundTrips() throws {
+        #expect(Schedule(every: .seconds(86_400)).description == "every 24 hours")
+        #expect(Schedule(every: .seconds(3600)).description == "every 1 hour")
+        #expect(Schedule(every: .seconds(300)).description == "every 5 minutes")
+        #expect(Schedule(every: .seconds(90)).description == "every 90 seconds")
+        #expect(Schedule(every: .seconds(1)).description == "every 1 second")
+        for text in ["every 24 hours", "every 5 minutes", "every 90 seconds", "every 2 days"] {
+            let s = try Schedule(parsing: text)
+            #expect(try Schedule(parsing: s.description) == s)
+        }
+    }
+
     @Test("other schedule texts are rejected", arguments: ["", "every", "every 0 hours", "every -1 hours", "0 3 * * *", "every 5 fortnights", "each 5 minutes"])
     func rejects(_ text: String) {
         #expect(throws: FirestoreError.self) { try Schedule(parsing: text) }

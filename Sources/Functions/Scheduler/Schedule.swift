@@ -44,6 +44,15 @@ public struct Schedule: Sendable, Hashable, CustomStringConvertible {
         self.init(every: .seconds(count * unitSeconds))
     }
 
-    /// `every <interval>`.
-    public var description: String { "every \(interval)" }
+    /// The schedule in the form it parses from, in the largest whole unit: `every 24 hours`,
+    /// `every 5 minutes`, `every 1 day` is written `every 24 hours`, sub-second parts as seconds.
+    public var description: String {
+        let c = interval.components
+        guard c.attoseconds == 0 else { return "every \(Double(c.seconds) + Double(c.attoseconds) / 1e18) seconds" }
+        for (size, unit) in [(Int64(3600), "hour"), (60, "minute")] where c.seconds % size == 0 {
+            let n = c.seconds / size
+            return "every \(n) \(unit)\(n == 1 ? "" : "s")"
+        }
+        return "every \(c.seconds) second\(c.seconds == 1 ? "" : "s")"
+    }
 }
