@@ -51,6 +51,7 @@ public struct DemoOptions: Sendable {
         s.functionsPort = 0
         s.authPort = 0
         s.hubPort = 0
+        s.uiPort = 0
         return s
     }
 }
