@@ -55,7 +55,8 @@ struct MessagingTests {
     @Test("GET …/fcm/outbox lists messages; DELETE clears; other projects 404")
     func outboxEndpoint() async throws {
         _ = try messaging.sendEachForMulticast(
-            tokens: ["tok"], notification: PushNotification(title: "T", body: "B"), data: ["messageId": "m1"])
+            tokens: ["tok", "unregistered-old", "invalid-x"], notification: PushNotification(title: "T", body: "B"),
+            data: ["messageId": "m1"])
         let handler = fixture.handler
         let path = "/emulator/v1/projects/demo-test/fcm/outbox"
         let get = await handler.handle(HTTPRequest(method: "GET", target: path))
@@ -67,13 +68,20 @@ struct MessagingTests {
         #expect((messages[0]["data"] as? [String: String]) == ["messageId": "m1"])
         #expect((messages[0]["messageId"] as? String)?.hasPrefix("projects/demo-test/messages/") == true)
         #expect(messages[0]["sentAt"] as? String == "2026-01-01T00:00:00Z")
+        // The refused pushes: the tokens the app is told to forget, and why.
+        let rejected = try #require(try jsonObject(get)["rejected"] as? [[String: String]])
+        #expect(rejected == [
+            ["token": "unregistered-old", "code": "messaging/registration-token-not-registered", "at": "2026-01-01T00:00:00Z"],
+            ["token": "invalid-x", "code": "messaging/invalid-argument", "at": "2026-01-01T00:00:00Z"],
+        ])
 
         let delete = await handler.handle(HTTPRequest(method: "DELETE", target: path))
         #expect(delete.status == 200)
         #expect(text(delete) == "{}")
         #expect(fixture.host.outbox.messages.isEmpty)
+        #expect(fixture.host.outbox.rejections.isEmpty)
         let empty = await handler.handle(HTTPRequest(method: "GET", target: path))
-        #expect(text(empty) == #"{"messages":[]}"#)
+        #expect(text(empty) == #"{"messages":[],"rejected":[]}"#)
 
         let other = await handler.handle(HTTPRequest(method: "GET", target: "/emulator/v1/projects/other/fcm/outbox"))
         #expect(other.status == 404)

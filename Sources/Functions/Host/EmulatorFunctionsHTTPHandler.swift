@@ -3,8 +3,9 @@ import HTTPServer
 
 /// The functions port's emulator endpoints (not part of any Firebase protocol):
 ///
-/// * `GET /emulator/v1/projects/{project}/fcm/outbox` → 200 `{"messages":[…]}`, oldest first
-///   (each shaped as `OutboxMessage.jsonValue`).
+/// * `GET /emulator/v1/projects/{project}/fcm/outbox` → 200 `{"messages":[…], "rejected":[…]}`,
+///   oldest first (each message shaped as `OutboxMessage.jsonValue`; each rejection
+///   `{token, code, at}`: the pushes FCM refused, e.g. unregistered tokens).
 /// * `DELETE /emulator/v1/projects/{project}/fcm/outbox` → 200 `{}`; the outbox is emptied.
 /// * `POST /emulator/v1/projects/{project}/functions/{name}:run` → runs scheduled function
 ///   `name` now; 200 `{"result": …}`, or the callable error body with its status.
@@ -27,7 +28,13 @@ public struct EmulatorFunctionsHTTPHandler: Sendable {
             guard s[3] == host.project else { return Self.notFound("Project \(s[3]) is not served here.") }
             switch request.method {
             case "GET", "HEAD":
-                return .json(200, Self.encode(.object(["messages": .array(host.outbox.messages.map(\.jsonValue))])))
+                let rejected: [CallableValue] = host.outbox.rejections.map {
+                    .object(["token": .string($0.token), "code": .string($0.code), "at": .string($0.at.rfc3339)])
+                }
+                return .json(
+                    200,
+                    Self.encode(
+                        .object(["messages": .array(host.outbox.messages.map(\.jsonValue)), "rejected": .array(rejected)])))
             case "DELETE":
                 host.outbox.clear()
                 return .json(200, Array("{}".utf8))

@@ -26,6 +26,24 @@ public struct OutboxMessage: Sendable, Hashable {
     }
 }
 
+/// A push FCM refused: the token and why (`messaging/registration-token-not-registered` for a
+/// token the app must forget, `messaging/invalid-argument` for a malformed one).
+public struct OutboxRejection: Sendable, Hashable {
+    /// The registration token addressed.
+    public var token: String
+    /// The Admin SDK's error code, `messaging/…`.
+    public var code: String
+    /// When it was refused, from the host's clock.
+    public var at: Timestamp
+
+    /// Creates a record.
+    public init(token: String, code: String, at: Timestamp) {
+        self.token = token
+        self.code = code
+        self.at = at
+    }
+}
+
 /// Every push accepted by `Messaging`, oldest first — what tests and the emulator endpoint
 /// `GET /emulator/v1/projects/{p}/fcm/outbox` read, since FCM has no emulator (docs/reference/firestore-wire.md §6).
 ///
@@ -34,6 +52,7 @@ public final class FCMOutbox: Sendable {
     /// Most messages kept.
     public let capacity: Int
     private let state = Mutex<[OutboxMessage]>([])
+    private let refused = Mutex<[OutboxRejection]>([])
 
     /// Creates an empty outbox.
     /// - Parameter capacity: most messages kept (default 10,000).
@@ -50,6 +69,21 @@ public final class FCMOutbox: Sendable {
     /// Every recorded message, oldest first.
     public var messages: [OutboxMessage] { state.withLock { $0 } }
 
-    /// Forgets every message.
-    public func clear() { state.withLock { $0.removeAll() } }
+    /// Records pushes FCM refused, dropping the oldest beyond `capacity`.
+    public func reject(_ rejections: [OutboxRejection]) {
+        guard !rejections.isEmpty else { return }
+        refused.withLock { list in
+            list.append(contentsOf: rejections)
+            if list.count > capacity { list.removeFirst(list.count - capacity) }
+        }
+    }
+
+    /// Every refused push, oldest first: the tokens the app was told to forget.
+    public var rejections: [OutboxRejection] { refused.withLock { $0 } }
+
+    /// Forgets every message and every rejection.
+    public func clear() {
+        state.withLock { $0.removeAll() }
+        refused.withLock { $0.removeAll() }
+    }
 }

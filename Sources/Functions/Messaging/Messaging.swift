@@ -42,6 +42,7 @@ public final class Messaging: Sendable {
         }
         let now = clock()
         var delivered: [OutboxMessage] = []
+        var refused: [OutboxRejection] = []
         var responses: [SendResponse] = []
         responses.reserveCapacity(tokens.count)
         for token in tokens {
@@ -64,7 +65,11 @@ public final class Messaging: Sendable {
                 responses.append(SendResponse(success: true, messageID: id, error: nil))
             }
         }
+        for (token, r) in zip(tokens, responses) {
+            if let e = r.error { refused.append(OutboxRejection(token: token, code: e.code.rawValue, at: now)) }
+        }
         outbox.append(delivered)
+        outbox.reject(refused)
         return BatchResponse(responses: responses)
     }
 }
