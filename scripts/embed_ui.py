@@ -6,9 +6,12 @@ usage: embed_ui.py [--check]
 Every file under ui/ with a known text type (.html, .css, .js, .svg, .json) becomes one entry
 of `UIAssets.files`, keyed by its path relative to ui/, as a raw string literal: the binary
 serves the UI with no files beside it. With --check nothing is written; exit 1 when
-UIAssets.swift is not what this script would write (run it after editing ui/).
+UIAssets.swift is not what this script would write (run it after editing ui/), or when node
+is on the PATH and a module of ui/ does not parse as an ES module.
 """
 import os
+import shutil
+import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -69,6 +72,14 @@ def render():
 def main():
     text = render()
     if "--check" in sys.argv[1:]:
+        node = shutil.which("node")
+        for name, source in files() if node else []:
+            if name.endswith(".js"):
+                r = subprocess.run([node, "--input-type=module", "--check"], input=source, text=True,
+                                   capture_output=True)
+                if r.returncode != 0:
+                    print("ui/%s does not parse as an ES module:\n%s" % (name, r.stderr.strip()))
+                    return 1
         current = open(OUT, encoding="utf-8").read() if os.path.exists(OUT) else ""
         if current != text:
             print("Sources/Hearth/UI/UIAssets.swift is stale: run scripts/embed_ui.py after editing ui/")

@@ -183,9 +183,11 @@ async function functionsBase() {
   return `/api/functions/emulator/v1/projects/${await projectId()}`;
 }
 
+/** The FCM outbox: `{messages, rejected}` — the pushes delivered and those FCM refused
+ * (`{token, code, at}`; `messaging/registration-token-not-registered` = a token to forget). */
 export async function getOutbox() {
   const r = await request('GET', `${await functionsBase()}/fcm/outbox`);
-  return r?.messages || [];
+  return { messages: r?.messages || [], rejected: r?.rejected || [] };
 }
 
 export async function clearOutbox() {

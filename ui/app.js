@@ -155,14 +155,17 @@ function setStatus(msg, kind) {
   s.textContent = msg;
   s.dataset.kind = kind;
   bar.className = 'status-bar ' + kind;
-  bar.hidden = false;
+  document.getElementById('status-dismiss').hidden = false;
 }
 
 export function clearStatus() {
   const bar = document.getElementById('status-bar');
   const s = document.getElementById('status');
   if (s) { s.textContent = ''; delete s.dataset.kind; }
-  if (bar) bar.hidden = true;
+  // The bar keeps its (reserved) space, so the page never moves when a message comes or goes.
+  if (bar) bar.className = 'status-bar empty';
+  const d = document.getElementById('status-dismiss');
+  if (d) d.hidden = true;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -170,6 +173,10 @@ export function clearStatus() {
 
 const listeners = new Map(); // type → Set of handlers
 let source = null;
+let rulesSeen = new Date(); // page load, then each `rules` event
+
+/** When the UI last saw the rules (re)loaded: the page load or the latest `rules` event. */
+export const rulesLoadedAt = () => rulesSeen;
 
 function startEvents() {
   if (source || typeof EventSource === 'undefined') return;
@@ -181,6 +188,7 @@ function startEvents() {
     source.addEventListener(type, (ev) => {
       let data;
       try { data = ev.data ? JSON.parse(ev.data) : {}; } catch (e) { showError(`Bad ${type} event: ${e.message}`); return; }
+      if (type === 'rules') rulesSeen = new Date();
       for (const fn of listeners.get(type) || []) guard(fn)(data);
     });
   }
@@ -232,7 +240,8 @@ function route() {
   const main = document.getElementById('main');
   main.replaceChildren();
   main.dataset.view = name;
-  document.title = `${name[0].toUpperCase() + name.slice(1)} — Hearth Emulator UI`;
+  const navText = document.querySelector(`.nav a[data-view="${name}"]`)?.textContent;
+  document.title = `${navText || name[0].toUpperCase() + name.slice(1)} — Hearth Emulator UI`;
   let instance = null;
   try { instance = mod.mount(main, rest) || null; } catch (err) { showError(err); }
   current = { name, instance };

@@ -146,10 +146,13 @@ export function checkValue(v, where = 'value') {
   }
 }
 
+/** "where: " before a message, or nothing when the editor already says which type it is. */
+const at = (where) => (where ? `${where}: ` : '');
+
 function parseInt64(s, where) {
-  if (!/^-?\d+$/.test(s.trim())) throw new Error(`${where}: not an integer: ${s}`);
+  if (!/^-?\d+$/.test(s.trim())) throw new Error(`${at(where)}not an integer: ${s}`);
   const n = BigInt(s.trim());
-  if (n > 9223372036854775807n || n < -9223372036854775808n) throw new Error(`${where}: out of the 64-bit integer range`);
+  if (n > 9223372036854775807n || n < -9223372036854775808n) throw new Error(`${at(where)}out of the 64-bit integer range`);
   return n.toString();
 }
 
@@ -157,17 +160,17 @@ const TIMESTAMP = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d{1,9})?(Z|[+-]\d{2
 
 function checkTimestamp(s, where) {
   if (typeof s !== 'string' || !TIMESTAMP.test(s.trim()) || isNaN(Date.parse(s.trim().replace(/(\.\d{3})\d+/, '$1')))) {
-    throw new Error(`${where}: timestamp must look like 2026-12-04T10:00:00.123456Z`);
+    throw new Error(`${at(where)}must look like 2026-12-04T10:00:00.123456Z`);
   }
 }
 
 function checkLatLng(lat, lng, where) {
-  if (typeof lat !== 'number' || !(lat >= -90 && lat <= 90)) throw new Error(`${where}: latitude must be a number from -90 to 90`);
-  if (typeof lng !== 'number' || !(lng >= -180 && lng <= 180)) throw new Error(`${where}: longitude must be a number from -180 to 180`);
+  if (typeof lat !== 'number' || !(lat >= -90 && lat <= 90)) throw new Error(`${at(where)}latitude must be a number from -90 to 90`);
+  if (typeof lng !== 'number' || !(lng >= -180 && lng <= 180)) throw new Error(`${at(where)}longitude must be a number from -180 to 180`);
 }
 
 function checkBase64(s, where) {
-  if (typeof s !== 'string' || !/^[A-Za-z0-9+/_-]*={0,2}$/.test(s.replace(/\s/g, ''))) throw new Error(`${where}: not base64`);
+  if (typeof s !== 'string' || !/^[A-Za-z0-9+/_-]*={0,2}$/.test(s.replace(/\s/g, ''))) throw new Error(`${at(where)}not base64`);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -255,7 +258,7 @@ function inputsFor(type, value, carryText, reuse) {
         read: () => {
           const la = Number(lat.value.trim()), lo = Number(lng.value.trim());
           if (lat.value.trim() === '' || lng.value.trim() === '') throw new Error('Latitude and longitude are required');
-          checkLatLng(la, lo, 'geopoint');
+          checkLatLng(la, lo, '');
           return { geoPointValue: { latitude: la, longitude: lo } };
         },
       };
@@ -263,7 +266,7 @@ function inputsFor(type, value, carryText, reuse) {
     case 'timestamp': {
       if (!same && !TIMESTAMP.test(text.trim())) text = v.timestampValue;
       const node = timestampInputs(text);
-      return { node, read: () => { const s = node.querySelector('#field-value-input').value.trim(); checkTimestamp(s, 'timestamp'); return { timestampValue: s }; } };
+      return { node, read: () => { const s = node.querySelector('#field-value-input').value.trim(); checkTimestamp(s, ''); return { timestampValue: s }; } };
     }
     case 'map':
     case 'array': {
@@ -307,7 +310,7 @@ function readText(type, raw) {
   const s = raw.trim();
   switch (type) {
     case 'string': return { stringValue: raw };
-    case 'int': return { integerValue: parseInt64(s, 'integer') };
+    case 'int': return { integerValue: parseInt64(s, '') };
     case 'double': {
       if (['NaN', 'Infinity', '-Infinity'].includes(s)) return { doubleValue: s };
       const n = Number(s);
@@ -321,7 +324,7 @@ function readText(type, raw) {
       if (!path || segs.length % 2 !== 0 || segs.some((x) => x === '')) throw new Error('A reference is a document path: collection/doc[/collection/doc…]');
       return { referenceValue: path }; // completed with the project prefix by the caller
     }
-    case 'bytes': { const b = s.replace(/\s/g, ''); checkBase64(b, 'bytes'); return { bytesValue: b }; }
+    case 'bytes': { const b = s.replace(/\s/g, ''); checkBase64(b, ''); return { bytesValue: b }; }
   }
   throw new Error(`Unknown type ${type}`);
 }

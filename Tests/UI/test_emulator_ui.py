@@ -48,6 +48,7 @@ from selenium.webdriver.support import expected_conditions as EC  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 WAIT_S = 15
+UNREGISTERED_TOKEN = f"unregistered-bob-{uuid.uuid4().hex[:6]}"
 
 
 # --------------------------------------------------------------------------- helpers
@@ -222,10 +223,12 @@ def test_browse_to_a_feed_item_written_by_send_message(hearth, browser):
     bob, _ = sign_up(hearth, f"bob-{uuid.uuid4().hex[:6]}@x.io")
     now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     for uid, dlat in ((alice, 0.0), (bob, 0.0003)):
+        fields = {"lat": {"doubleValue": lat + dlat}, "lng": {"doubleValue": lng},
+                  "geohash": {"stringValue": geohash(lat + dlat, lng)}, "updatedAt": {"timestampValue": now}}
+        if uid == bob:  # FCM refuses this token as unregistered; the outbox lists it (functions page)
+            fields["fcmToken"] = {"stringValue": UNREGISTERED_TOKEN}
         status, body = http(
-            "PATCH", hearth.url("firestore", f"{hearth.documents}/presence/{uid}"),
-            {"fields": {"lat": {"doubleValue": lat + dlat}, "lng": {"doubleValue": lng},
-                        "geohash": {"stringValue": geohash(lat + dlat, lng)}, "updatedAt": {"timestampValue": now}}},
+            "PATCH", hearth.url("firestore", f"{hearth.documents}/presence/{uid}"), {"fields": fields},
             {"Authorization": "Bearer owner"})
         assert status == 200, body
     text = f"hello from the UI test {uuid.uuid4().hex[:6]}"
@@ -331,5 +334,7 @@ def test_rules_coverage_and_functions_pages(hearth, browser):
     run = wait(browser, visible('[data-testid="run-function"]'))
     run.click()
     wait(browser, lambda d: "deleted" in d.find_element(By.TAG_NAME, "main").text)
+    wait(browser, lambda d: any(UNREGISTERED_TOKEN in r.text and "unregistered" in r.text
+                                for r in d.find_elements(By.CSS_SELECTOR, '[data-testid="rejected-row"]')))
     page_checks(browser)
     shot(browser, "functions")

@@ -12,9 +12,13 @@ export function mount(root) {
   const email = el('input', { id: 'user-email', type: 'email', autocomplete: 'off', spellcheck: 'false' });
   const password = el('input', { id: 'user-password', type: 'password', autocomplete: 'new-password' });
   const name = el('input', { id: 'user-name', type: 'text', autocomplete: 'off' });
+  const anonymous = el('input', { id: 'user-anonymous', type: 'checkbox' });
+  const addError = el('p', { class: 'editor-error', role: 'alert', id: 'add-user-error' });
   const addForm = el('form', { class: 'inline-form', id: 'add-user-form', 'aria-label': 'Add user' },
     labelled('Email', email), labelled('Password', password), labelled('Display name', name),
-    el('button', { type: 'submit', id: 'add-user', class: 'primary' }, 'Add user'));
+    el('div', { class: 'field checkbox' }, anonymous, el('label', { for: 'user-anonymous' }, 'Anonymous')),
+    el('button', { type: 'submit', id: 'add-user', class: 'primary' }, 'Add user'),
+    addError);
   addForm.addEventListener('submit', (ev) => { ev.preventDefault(); addUser().catch(showError); });
 
   const providers = el('p', { id: 'providers', class: 'meta' });
@@ -45,19 +49,32 @@ export function mount(root) {
   }
 
   async function addUser() {
+    addError.textContent = '';
     const body = {};
-    if (email.value.trim()) body.email = email.value.trim();
-    if (password.value) body.password = password.value;
+    if (!anonymous.checked) {
+      // An account needs a way to sign in: email and password, unless it is anonymous.
+      if (!email.value.trim() || !password.value) {
+        addError.textContent = 'Enter an email and a password, or tick Anonymous.';
+        (email.value.trim() ? password : email).focus();
+        return;
+      }
+      body.email = email.value.trim();
+      body.password = password.value;
+    }
     if (name.value.trim()) body.displayName = name.value.trim();
     const r = await api.addUser(body);
-    showInfo(`Added user ${r?.localId || ''}`);
+    showInfo(`Added ${anonymous.checked ? 'anonymous ' : ''}user ${r?.localId || ''}`);
     email.value = password.value = name.value = '';
+    anonymous.checked = false;
     await load();
   }
 
   function render() {
     const ids = new Set();
-    for (const u of s.users) for (const p of u.providerUserInfo || []) if (p.providerId) ids.add(p.providerId);
+    for (const u of s.users) {
+      for (const p of u.providerUserInfo || []) if (p.providerId) ids.add(p.providerId);
+      if (isAnonymous(u)) ids.add('anonymous'); // shown as "anonymous" in its row
+    }
     providers.textContent = `Sign-in providers in use: ${ids.size ? [...ids].sort().join(', ') : 'none'}`;
     // Rows whose user is unchanged are reused, so elements held by a user or a test stay valid.
     const cache = new Map();
@@ -82,7 +99,7 @@ export function mount(root) {
       el('td', { class: 'mono' }, u.localId),
       el('td', {}, u.email || ''),
       el('td', {}, u.displayName || ''),
-      el('td', {}, provs.join(', ') || (u.email ? '' : 'anonymous')),
+      el('td', {}, provs.join(', ') || (isAnonymous(u) ? 'anonymous' : '')),
       el('td', {}, u.disabled ? 'yes' : 'no'),
       el('td', { class: 'mono' }, u.customAttributes && u.customAttributes !== '{}' ? u.customAttributes : ''),
       el('td', {}, u.createdAt ? new Date(Number(u.createdAt)).toLocaleString() : ''),
@@ -138,14 +155,23 @@ export function mount(root) {
   }
 
   async function deleteUser(u) {
+    if (!confirm(`Delete user ${u.email || u.localId}? This cannot be undone.`)) return;
     await api.deleteUser(u.localId);
     showInfo(`Deleted user ${u.email || u.localId}`);
     if (s.editing === u.localId) s.editing = null;
     await load();
   }
 
+  // Mounting refetches (each time the view is shown); so does coming back to the browser tab.
+  const onVisible = () => { if (document.visibilityState === 'visible') load().catch(showError); };
+  document.addEventListener('visibilitychange', onVisible);
   load().catch(showError);
-  return {};
+  return { destroy() { document.removeEventListener('visibilitychange', onVisible); } };
+}
+
+/** A user without sign-in providers or email (the row shows "anonymous"). */
+function isAnonymous(u) {
+  return !(u.providerUserInfo || []).some((p) => p.providerId) && !u.email;
 }
 
 /** An error text when `text` is not empty and not a JSON object, else null. */

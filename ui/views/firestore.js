@@ -20,6 +20,7 @@ export function mount(root, rest) {
   const s = {
     parent: undefined, coll: undefined, doc: undefined, // relative paths ('' = root; undefined = not yet shown)
     collections: [], docs: [], nextPageToken: null, docsLoading: false,
+    missing: new Set(), // listed ids with no document of their own, only subcollections
     document: undefined, subcollections: [], // undefined = loading, null = does not exist
     expanded: new Set(), editing: null, editSeq: 0,
     gen: { cols: 0, docs: 0, doc: 0 }, busy: false,
@@ -49,7 +50,7 @@ export function mount(root, rest) {
     else if (n > 0) { doc = join(segs); coll = join(segs.slice(0, -1)); parent = join(segs.slice(0, -2)); }
     const parentChanged = parent !== s.parent, collChanged = coll !== s.coll, docChanged = doc !== s.doc;
     s.parent = parent;
-    if (collChanged) { s.coll = coll; s.docs = []; s.nextPageToken = null; }
+    if (collChanged) { s.coll = coll; s.docs = []; s.missing = new Set(); s.nextPageToken = null; }
     if (docChanged) { s.doc = doc; s.editing = null; s.expanded.clear(); s.document = undefined; s.subcollections = []; }
     renderCrumbs(segs);
     if (parentChanged) loadCollections(); else markSelected(colsPane, 'collection-item', coll ? lastSeg(coll) : null);
@@ -106,15 +107,18 @@ export function mount(root, rest) {
     const refresh = !more && dom.coll === s.coll; // the list shown stays until the answer
     if (!more && !refresh) renderDocs();
     try {
-      const r = await api.listDocuments(s.coll, { pageSize: PAGE_SIZE, pageToken: more ? s.nextPageToken : undefined, namesOnly: true });
+      // showMissing: also the ids that only hold subcollections (they come without createTime).
+      const r = await api.listDocuments(s.coll, { pageSize: PAGE_SIZE, pageToken: more ? s.nextPageToken : undefined, namesOnly: true, showMissing: true });
       if (gen !== s.gen.docs) return;
       const ids = r.documents.map((d) => lastSeg(refPath(d.name)));
+      const missing = r.documents.filter((d) => !d.createTime).map((d) => lastSeg(refPath(d.name)));
       s.nextPageToken = r.nextPageToken;
       s.docsLoading = false;
       if (more) {
         // Append the page to the list in place (the items already shown stay as they are).
         const hadFocus = document.activeElement?.id === 'load-more';
         const fresh = ids.filter((id) => !s.docs.includes(id));
+        for (const id of missing) s.missing.add(id);
         s.docs.push(...fresh);
         for (const id of fresh) dom.docList?.append(docItem(id));
         updateDocsMeta();
@@ -122,8 +126,10 @@ export function mount(root, rest) {
         if (hadFocus && !document.getElementById('load-more')) {
           dom.docList?.querySelector(`[data-id="${CSS.escape(fresh[0] ?? '')}"]`)?.focus();
         }
-      } else if (!refresh || JSON.stringify(ids) !== JSON.stringify(s.docs)) {
+      } else if (!refresh || JSON.stringify(ids) !== JSON.stringify(s.docs)
+        || JSON.stringify(missing) !== JSON.stringify(s.docs.filter((id) => s.missing.has(id)))) {
         s.docs = ids;
+        s.missing = new Set(missing);
         renderDocs();
       } else {
         updateDocsMeta(); // same first page (e.g. a refresh): keep the items as they are
@@ -236,10 +242,25 @@ export function mount(root, rest) {
 
   function docItem(id) {
     const selected = s.doc ? lastSeg(s.doc) === id : false;
-    return el('li', {}, el('a', {
+    const a = el('a', {
       href: firestoreHash([...segsOf(s.coll), id]), class: 'item' + (selected ? ' selected' : ''),
       'data-testid': 'doc-item', dataset: { id }, 'aria-current': selected ? 'true' : null,
-    }, id));
+    }, id);
+    markMissing(a, s.missing.has(id));
+    return el('li', {}, a);
+  }
+
+  /** Italic with a tooltip while the id has no document, only subcollections. */
+  function markMissing(a, missing) {
+    a.classList.toggle('missing', missing);
+    if (missing) a.title = 'no document; has subcollections'; else a.removeAttribute('title');
+  }
+
+  /** Updates the missing mark of a listed id in place (the element stays the same). */
+  function setMissing(id, missing) {
+    if (missing) s.missing.add(id); else s.missing.delete(id);
+    const a = dom.docList?.querySelector(`[data-testid="doc-item"][data-id="${CSS.escape(id)}"]`);
+    if (a) markMissing(a, missing);
   }
 
   async function addDocument() {
@@ -256,6 +277,7 @@ export function mount(root, rest) {
   async function deleteCollection() {
     if (s.busy) return;
     const coll = s.coll;
+    if (!confirm(`Delete collection ${coll}? This deletes all its documents and their subcollections. It cannot be undone.`)) return;
     s.busy = true;
     const progress = { count: 0 };
     try {
@@ -301,7 +323,9 @@ export function mount(root, rest) {
     const d = s.document;
     view.meta.className = d === null ? 'note' : (d === undefined ? 'empty' : 'meta');
     view.meta.textContent = d === undefined ? 'Loading…'
-      : d === null ? 'This document does not exist (it may still have subcollections). Adding a field creates it.'
+      : d === null ? (s.subcollections.length
+        ? 'No document here: this path only holds the subcollections below (reading it gives 404 Not Found). Adding a field creates the document.'
+        : 'This document does not exist. Adding a field creates it.')
         : `Created ${d.createTime || '?'} · Updated ${d.updateTime || '?'}`;
     const parts = [view.head, view.meta];
     if (s.editing === 'add:[]') parts.push(view.addEditor ||= editorFor([], null));
@@ -484,9 +508,12 @@ export function mount(root, rest) {
 
   async function deleteDocument() {
     const docPath = s.doc;
+    const subs = s.subcollections.length;
+    if (!confirm(`Delete document ${docPath}?${subs ? ' Its subcollections are kept.' : ''} This cannot be undone.`)) return;
     await api.deleteDocument(docPath);
     showInfo(`Deleted document ${docPath}`);
-    removeDoc(lastSeg(docPath));
+    if (subs) setMissing(lastSeg(docPath), true); // still listed: it holds subcollections
+    else removeDoc(lastSeg(docPath));
     go(segsOf(docPath).slice(0, -1).join('/'));
   }
 
@@ -511,10 +538,11 @@ export function mount(root, rest) {
   // Live updates
 
   /** Adds a document id to the open list when it falls inside the loaded range. */
-  function insertDoc(id) {
-    if (s.docs.includes(id)) return;
+  function insertDoc(id, missing = false) {
+    if (s.docs.includes(id)) { if (!missing && s.missing.has(id)) setMissing(id, false); return; }
     const last = s.docs[s.docs.length - 1];
     if (s.nextPageToken && last !== undefined && !(id < last)) return; // it will come with "Load more"
+    if (missing) s.missing.add(id); else s.missing.delete(id);
     let i = s.docs.findIndex((x) => id < x);
     if (i === -1) i = s.docs.length;
     s.docs.splice(i, 0, id);
@@ -525,6 +553,7 @@ export function mount(root, rest) {
   function removeDoc(id) {
     if (!s.docs.includes(id)) return;
     s.docs = s.docs.filter((x) => x !== id);
+    s.missing.delete(id);
     dom.docList?.querySelector(`[data-id="${CSS.escape(id)}"]`)?.closest('li')?.remove();
     updateDocsMeta();
   }
@@ -541,8 +570,14 @@ export function mount(root, rest) {
       const parentColl = segs.slice(0, -1).join('/');
       if (s.coll && parentColl === s.coll) {
         const id = segs[segs.length - 1];
-        if (c.kind === 'removed') removeDoc(id);
-        else if (c.kind === 'added') insertDoc(id);
+        if (c.kind === 'removed') {
+          // An id that still holds subcollections stays listed, as a missing document.
+          if (rel === s.doc && s.subcollections.length) setMissing(id, true);
+          else removeDoc(id);
+        } else if (c.kind === 'added') insertDoc(id);
+      } else if (s.coll && c.kind === 'added' && rel.startsWith(s.coll + '/')) {
+        // A document deeper down: its ancestor in this collection is listed (maybe missing).
+        insertDoc(segs[segsOf(s.coll).length], true);
       }
       if (s.doc && (rel === s.doc || (rel.startsWith(s.doc + '/') && c.kind !== 'modified'))) refreshDoc();
       // A collection appears in or disappears from the first pane.

@@ -74,14 +74,14 @@ export function mount(root) {
     s.invocations.push(inv);
     if (live) {
       invBody.querySelector('.empty')?.closest('tr')?.remove();
-      invBody.append(invocationRow(inv));
-      while (invBody.rows.length > MAX_ROWS) invBody.rows[0].remove();
+      invBody.prepend(invocationRow(inv)); // newest first
+      while (invBody.rows.length > MAX_ROWS) invBody.rows[invBody.rows.length - 1].remove();
       updateCount();
     }
   }
 
   function renderInvocations() {
-    const shown = s.invocations.slice(-MAX_ROWS);
+    const shown = s.invocations.slice(-MAX_ROWS).reverse(); // newest first
     invBody.replaceChildren(...(shown.length ? shown.map(invocationRow)
       : [el('tr', {}, el('td', { colspan: '7', class: 'empty' }, 'No invocations yet'))]));
     updateCount();
@@ -110,28 +110,44 @@ export function mount(root) {
   // FCM outbox: one row per message, one column per top-level field seen in any message.
 
   async function loadOutbox() {
-    let messages;
+    let messages, rejected;
     try {
-      messages = await api.getOutbox();
+      ({ messages, rejected } = await api.getOutbox());
     } catch (err) {
       outboxBox.replaceChildren(el('p', { class: 'empty' }, 'Outbox unavailable.'));
       throw err;
     }
-    if (!messages.length) { outboxBox.replaceChildren(el('p', { class: 'empty', id: 'outbox-empty' }, 'The outbox is empty.')); return; }
+    // The tokens FCM refused (unregistered: the app is told to forget them), below the messages.
+    const refusedTable = rejected.length
+      ? el('div', {},
+        el('h3', {}, `Refused pushes (${rejected.length})`),
+        el('table', { class: 'grid', id: 'outbox-rejected' },
+          el('thead', {}, el('tr', {}, ['token', 'reason', 'at'].map((k) => el('th', { scope: 'col' }, k)))),
+          el('tbody', {}, rejected.map((r) => el('tr', { 'data-testid': 'rejected-row' },
+            el('td', {}, el('code', {}, r.token)),
+            el('td', {}, r.code === 'messaging/registration-token-not-registered' ? 'unregistered (token to forget)' : r.code),
+            el('td', {}, r.at))))))
+      : '';
+    if (!messages.length) {
+      outboxBox.replaceChildren(el('p', { class: 'empty', id: 'outbox-empty' }, 'The outbox is empty.'), refusedTable);
+      return;
+    }
     const keys = [];
     for (const m of messages) for (const k of Object.keys(m || {})) if (!keys.includes(k)) keys.push(k);
     // Common fields first; the rest in order of appearance.
     const first = ['token', 'unregistered', 'notification', 'data'];
     keys.sort((a, b) => rank(a) - rank(b));
     function rank(k) { const i = first.indexOf(k); return i === -1 ? first.length : i; }
-    outboxBox.replaceChildren(el('table', { class: 'grid', id: 'outbox-table' },
+    const table = el('table', { class: 'grid', id: 'outbox-table' },
       el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, '#'), keys.map((k) => el('th', { scope: 'col' }, k)))),
       el('tbody', {}, messages.map((m, i) => el('tr', { 'data-testid': 'outbox-row', dataset: { unregistered: unregistered(m) } },
         el('td', {}, String(i + 1)),
-        keys.map((k) => el('td', {}, cell(m?.[k]))))))));
+        keys.map((k) => el('td', {}, cell(m?.[k])))))));
+    outboxBox.replaceChildren(table, refusedTable);
   }
 
   async function clearOutbox() {
+    if (!confirm('Clear the FCM outbox? All recorded messages are removed.')) return;
     await api.clearOutbox();
     showInfo('FCM outbox cleared');
     await loadOutbox();

@@ -25,7 +25,8 @@ export function mount(root) {
       el('div', { class: 'table-box' }, el('table', { class: 'grid', id: 'emulators-table' },
         el('thead', {}, el('tr', {}, ['Emulator', 'Host:port', 'Link'].map((h) => el('th', { scope: 'col' }, h)))), emuBody))),
     el('section', { 'aria-labelledby': 'h-export' }, el('h2', { id: 'h-export' }, 'Export'),
-      el('p', { class: 'hint' }, 'Writes the Firestore and Auth data to a directory that `hearth start --import` can load.'),
+      el('p', { class: 'hint' }, 'Writes the Firestore and Auth data to a directory that ', el('code', {}, 'hearth start --import'),
+        ' can load. A relative path is resolved against the directory Hearth was started from.'),
       form));
 
   async function doExport() {
@@ -36,13 +37,13 @@ export function mount(root) {
     result.textContent = 'Exporting…';
     try {
       const r = await api.exportData(path);
-      // Success is "OK", possibly followed by a summary ("OK: 1 database, 12 documents, …").
-      const msg = String(r?.message ?? '');
-      const ok = /^OK\b/.test(msg);
-      const detail = msg.replace(/^OK:?\s*/, '');
-      result.textContent = ok ? `Exported to ${path}${detail ? ` (${detail})` : ''}` : `Export failed: ${msg}`;
-      result.dataset.ok = String(ok);
-      if (ok) showInfo(result.textContent); else showError(result.textContent);
+      // A 2xx answer is success (failures throw); its message is "OK", possibly followed by
+      // a summary ("OK: 1 database, 12 documents, 5 accounts").
+      const msg = String(r?.message ?? (typeof r === 'string' ? r : '')).trim();
+      const detail = msg.replace(/^OK\s*:?\s*/i, '');
+      result.textContent = `Exported to ${path}${detail ? ` (${detail})` : ''}`;
+      result.dataset.ok = 'true';
+      showInfo(result.textContent);
     } catch (err) {
       result.textContent = err.message;
       result.dataset.ok = 'false';

@@ -24,7 +24,7 @@ export function mount(root) {
   const tbody = el('tbody', { id: 'request-rows' });
   const tableBox = el('div', { class: 'table-box' },
     el('table', { class: 'grid', id: 'requests-table' },
-      el('caption', { class: 'visually-hidden' }, 'Security rules evaluations, oldest first'),
+      el('caption', { class: 'visually-hidden' }, 'Security rules evaluations, newest first'),
       el('thead', {}, el('tr', {}, ['#', 'Time', 'Method', 'Path', 'Auth', 'Verdict'].map((h) => el('th', { scope: 'col' }, h)))),
       tbody));
   const detail = el('section', { id: 'request-detail', class: 'detail', 'aria-label': 'Request detail', hidden: true });
@@ -59,7 +59,7 @@ export function mount(root) {
       el('td', {}, button(String(e.id), (ev) => { ev.stopPropagation(); open(); }, { class: 'linkish', 'aria-label': `Details of request ${e.id}`, tabindex: '-1' })),
       el('td', {}, timeCell(e.time)),
       el('td', {}, el('span', { class: 'method' }, e.method)),
-      el('td', { class: 'mono path' }, e.path),
+      el('td', { class: 'mono path' }, pathWithBreaks(e.path)),
       el('td', {}, e.auth || (e.uid ? `uid ${e.uid}` : 'unauthenticated')),
       el('td', {}, el('span', { class: `badge ${e.verdict}` }, e.verdict)));
     return tr;
@@ -75,7 +75,7 @@ export function mount(root) {
   function renderRows() {
     const list = s.entries.filter(matches);
     matching = list.length;
-    const shown = list.slice(-MAX_ROWS);
+    const shown = list.slice(-MAX_ROWS).reverse(); // newest first
     tbody.replaceChildren(...shown.map(row));
     updateCount(shown.length, matching);
   }
@@ -87,12 +87,10 @@ export function mount(root) {
     if (s.entries.length > MAX_KEEP) s.ids.delete(s.entries.shift().id);
     if (!live) return;
     if (!matches(e)) { updateCount(tbody.rows.length, matching); return; }
-    const atBottom = tableBox.scrollTop + tableBox.clientHeight >= tableBox.scrollHeight - 8;
-    tbody.append(row(e));
+    tbody.prepend(row(e)); // newest first: live rows come in at the top
     matching++;
-    while (tbody.rows.length > MAX_ROWS) tbody.rows[0].remove();
+    while (tbody.rows.length > MAX_ROWS) tbody.rows[tbody.rows.length - 1].remove();
     updateCount(tbody.rows.length, matching);
-    if (atBottom) tableBox.scrollTop = tableBox.scrollHeight;
   }
 
   async function load() {
@@ -100,7 +98,6 @@ export function mount(root) {
     for (const e of list) add(e, false);
     s.entries.sort((a, b) => a.id - b.id);
     renderRows();
-    tableBox.scrollTop = tableBox.scrollHeight;
   }
 
   async function loadRules() {
@@ -114,6 +111,7 @@ export function mount(root) {
   }
 
   async function clear() {
+    if (!confirm('Clear the request log? All recorded requests are removed.')) return;
     await api.clearRequests();
     s.entries = []; s.ids.clear(); s.selectedId = null;
     detail.hidden = true;
@@ -179,11 +177,14 @@ export function mount(root) {
         for (const tr of tbody.rows) tr.classList.remove('selected');
         tbody.querySelector(`[data-id="${e.id}"]`)?.focus();
       }, { class: 'small', id: 'request-detail-close' })),
-      facts,
-      el('h3', {}, 'Allow statements evaluated'), stList,
-      el('h3', {}, 'Explanation'), el('pre', { class: 'explanation', 'data-testid': 'explanation' }, e.explanation || '(none)'),
-      el('h3', {}, `Rules source${s.rules?.file ? ` (${s.rules.file})` : ''}`),
-      src || el('p', { class: 'empty' }, s.rules ? 'No rules loaded.' : 'Loading rules…'));
+      el('div', { class: 'detail-body' },
+        el('div', { class: 'detail-info' },
+          facts,
+          el('h3', {}, 'Allow statements evaluated'), stList,
+          el('h3', {}, 'Explanation'), el('pre', { class: 'explanation', 'data-testid': 'explanation' }, e.explanation || '(none)')),
+        el('div', { class: 'detail-source' },
+          el('h3', {}, `Rules source${s.rules?.file ? ` (${s.rules.file})` : ''}`),
+          src || el('p', { class: 'empty' }, s.rules ? 'No rules loaded.' : 'Loading rules…'))));
     detail.hidden = false;
     if (src && focusLine) {
       // Scroll the source box (not the page) to the line once laid out.
@@ -202,6 +203,12 @@ export function mount(root) {
   load().catch(showError);
   loadRules();
   return { destroy() { offs.forEach((f) => f()); } };
+}
+
+/** The path as text with a <wbr> after each "/", so it wraps between segments. */
+function pathWithBreaks(path) {
+  const parts = String(path ?? '').split('/');
+  return parts.flatMap((p, i) => (i < parts.length - 1 ? [p + '/', el('wbr')] : [p])).filter((x) => x !== '');
 }
 
 function resultClass(result) {

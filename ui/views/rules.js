@@ -4,7 +4,7 @@
 // column one past the end. Expressions nest (`a && b` holds `a` and `b`), so the spans are
 // built with a stack: the innermost span's colour is what shows.
 
-import { el, button, showError, onEvent } from '../app.js';
+import { el, button, showError, onEvent, rulesLoadedAt } from '../app.js';
 import * as api from '../api.js';
 
 const CATEGORIES = [
@@ -28,13 +28,14 @@ function category(e) {
 
 export function mount(root) {
   const summary = el('p', { id: 'coverage-summary', class: 'meta', 'aria-live': 'polite' }, 'Loading…');
+  const loadedAt = el('p', { id: 'rules-loaded', class: 'meta' });
   const fileName = el('span', { class: 'mono', id: 'rules-file' });
   const legend = el('ul', { class: 'legend', id: 'coverage-legend', 'aria-label': 'Legend' });
   const body = el('div', { class: 'rules-body' });
   root.append(
     el('div', { class: 'toolbar' }, el('h1', {}, 'Rules'), fileName, el('span', { class: 'spacer' }),
       button('Refresh', load, { id: 'rules-refresh' })),
-    summary, legend, body);
+    summary, loadedAt, legend, body);
 
   let loading = false, again = false;
   async function load() {
@@ -54,6 +55,11 @@ export function mount(root) {
 
   function render(r) {
     fileName.textContent = r?.file || '';
+    const t = rulesLoadedAt();
+    const pad = (n) => String(n).padStart(2, '0');
+    loadedAt.textContent = `Rules loaded at ${pad(t.getHours())}:${pad(t.getMinutes())}:${pad(t.getSeconds())}; `
+      + 'coverage counts since the rules were last loaded. (If the file on disk fails to compile, the previous rules stay in force.)';
+    loadedAt.title = t.toString();
     if (!r || r.source == null) {
       summary.textContent = 'No rules file is loaded (firestore.rules in firebase.json).';
       legend.replaceChildren();

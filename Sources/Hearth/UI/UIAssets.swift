@@ -190,9 +190,11 @@ async function functionsBase() {
   return `/api/functions/emulator/v1/projects/${await projectId()}`;
 }
 
+/** The FCM outbox: `{messages, rejected}` — the pushes delivered and those FCM refused
+ * (`{token, code, at}`; `messaging/registration-token-not-registered` = a token to forget). */
 export async function getOutbox() {
   const r = await request('GET', `${await functionsBase()}/fcm/outbox`);
-  return r?.messages || [];
+  return { messages: r?.messages || [], rejected: r?.rejected || [] };
 }
 
 export async function clearOutbox() {
@@ -366,14 +368,17 @@ function setStatus(msg, kind) {
   s.textContent = msg;
   s.dataset.kind = kind;
   bar.className = 'status-bar ' + kind;
-  bar.hidden = false;
+  document.getElementById('status-dismiss').hidden = false;
 }
 
 export function clearStatus() {
   const bar = document.getElementById('status-bar');
   const s = document.getElementById('status');
   if (s) { s.textContent = ''; delete s.dataset.kind; }
-  if (bar) bar.hidden = true;
+  // The bar keeps its (reserved) space, so the page never moves when a message comes or goes.
+  if (bar) bar.className = 'status-bar empty';
+  const d = document.getElementById('status-dismiss');
+  if (d) d.hidden = true;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -381,6 +386,10 @@ export function clearStatus() {
 
 const listeners = new Map(); // type → Set of handlers
 let source = null;
+let rulesSeen = new Date(); // page load, then each `rules` event
+
+/** When the UI last saw the rules (re)loaded: the page load or the latest `rules` event. */
+export const rulesLoadedAt = () => rulesSeen;
 
 function startEvents() {
   if (source || typeof EventSource === 'undefined') return;
@@ -392,6 +401,7 @@ function startEvents() {
     source.addEventListener(type, (ev) => {
       let data;
       try { data = ev.data ? JSON.parse(ev.data) : {}; } catch (e) { showError(`Bad ${type} event: ${e.message}`); return; }
+      if (type === 'rules') rulesSeen = new Date();
       for (const fn of listeners.get(type) || []) guard(fn)(data);
     });
   }
@@ -443,7 +453,8 @@ function route() {
   const main = document.getElementById('main');
   main.replaceChildren();
   main.dataset.view = name;
-  document.title = `${name[0].toUpperCase() + name.slice(1)} — Hearth Emulator UI`;
+  const navText = document.querySelector(`.nav a[data-view="${name}"]`)?.textContent;
+  document.title = `${navText || name[0].toUpperCase() + name.slice(1)} — Hearth Emulator UI`;
   let instance = null;
   try { instance = mod.mount(main, rest) || null; } catch (err) { showError(err); }
   current = { name, instance };
@@ -473,6 +484,7 @@ else start();
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Hearth Emulator UI</title>
+  <link rel="icon" href="data:,">
   <link rel="stylesheet" href="style.css">
   <script type="module" src="app.js"></script>
 </head>
@@ -496,9 +508,9 @@ else start();
     </nav>
     <span id="live-indicator" class="live" title="Live updates (Server-Sent Events)">connecting…</span>
   </header>
-  <div class="status-bar" id="status-bar" hidden>
+  <div class="status-bar empty" id="status-bar">
     <div id="status" role="status" aria-live="polite"></div>
-    <button type="button" id="status-dismiss" class="small">Dismiss</button>
+    <button type="button" id="status-dismiss" class="small" hidden>Dismiss</button>
   </div>
   <main id="main" tabindex="-1"></main>
   <noscript><p class="empty">This page needs JavaScript (ES modules).</p></noscript>
@@ -564,7 +576,9 @@ header.top {
 .live[data-state="error"]::before { color: var(--danger); }
 
 /* Status area */
-.status-bar { display: flex; align-items: center; gap: 0.75rem; padding: 0.45rem 1rem; border-bottom: 1px solid var(--border); }
+/* Its space is always reserved (one line), so a message never pushes the page down. */
+.status-bar { display: flex; align-items: center; gap: 0.75rem; padding: 0.3rem 1rem; min-height: 2.3rem; border-bottom: 1px solid var(--border); }
+.status-bar.empty { border-bottom-color: transparent; }
 .status-bar.error { background: #fdecea; color: #5c1410; border-color: #f1b5ae; }
 .status-bar.info { background: #e7f4ea; color: #0d3b1c; border-color: #a8d5b3; }
 #status { flex: 1; white-space: pre-wrap; }
@@ -610,6 +624,7 @@ input:disabled { background: #f0f1f3; color: #4a4f57; }
 .facts dd { margin: 0; }
 output { margin-left: 0.5rem; }
 output[data-ok="false"] { color: var(--danger); }
+output[data-ok="true"] { color: var(--ok); }
 
 /* Tables */
 .table-box { overflow: auto; max-height: 60vh; border: 1px solid var(--border); border-radius: 6px; }
@@ -621,7 +636,7 @@ table.grid.compact td, table.grid.compact th { padding: 0.2rem 0.4rem; }
 tr.clickable { cursor: pointer; }
 tr.clickable:hover { background: #f3f6fb; }
 tr.selected { background: var(--accent-bg); box-shadow: inset 4px 0 0 var(--accent); }
-td.path { word-break: break-all; }
+td.path { overflow-wrap: break-word; } /* breaks at the <wbr> after each "/" */
 td pre.json, td pre.logs { max-height: 10rem; overflow: auto; background: var(--panel); padding: 0.2rem 0.35rem; border-radius: 4px; }
 .badge { display: inline-block; padding: 0 0.45rem; border-radius: 10px; font-size: 0.8rem; font-weight: 600; border: 1px solid; }
 .badge.allow { color: #0d4a20; background: #dcf3e2; border-color: #8fcb9f; }
@@ -650,6 +665,9 @@ ul.items a.item.selected { background: var(--accent-bg); color: #0842a0; font-we
 .field-row .fname { font-weight: 600; word-break: break-all; }
 .field-row .ftype { color: var(--muted); font-size: 0.82rem; }
 .field-row .fvalue { word-break: break-word; white-space: pre-wrap; }
+.field-row .fvalue, .field-row .fvalue.mono { font-size: 0.88rem; } /* strings and other values alike */
+ul.items a.item.missing { font-style: italic; color: var(--muted); }
+ul.items a.item.missing.selected { color: #0842a0; }
 .row-actions { display: flex; gap: 0.25rem; }
 button.toggle { padding: 0 0.3rem; font-size: 0.8rem; line-height: 1.2; }
 .field-editor { background: var(--panel); border: 1px solid var(--border); border-radius: 6px; padding: 0.6rem; margin: 0.3rem 0; display: flex; flex-direction: column; gap: 0.45rem; }
@@ -704,6 +722,14 @@ li.res-false .st-result, li.res-error .st-result { color: var(--danger); }
 .cov-error { background: #ffd2a8; border-bottom-color: #e89a52; }
 .cov-mixed { background: #d6e6ff; border-bottom-color: #8fb2e8; }
 .cov-value { background: #ececec; border-bottom-color: #bdbdbd; }
+
+/* Wide windows: the rules source beside the explanation, so the highlighted line shows at once. */
+@media (min-width: 1200px) {
+  .split { grid-template-columns: minmax(0, 1.1fr) minmax(0, 1.4fr); }
+  .detail-body { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0 1rem; align-items: start; }
+  .detail-body .source { max-height: calc(100vh - 14rem); }
+  .detail-source h3:first-child, .detail-info > :first-child { margin-top: 0.3rem; }
+}
 
 @media (max-width: 1000px) {
   .panes { grid-template-columns: 1fr; }
@@ -867,10 +893,13 @@ export function checkValue(v, where = 'value') {
   }
 }
 
+/** "where: " before a message, or nothing when the editor already says which type it is. */
+const at = (where) => (where ? `${where}: ` : '');
+
 function parseInt64(s, where) {
-  if (!/^-?\d+$/.test(s.trim())) throw new Error(`${where}: not an integer: ${s}`);
+  if (!/^-?\d+$/.test(s.trim())) throw new Error(`${at(where)}not an integer: ${s}`);
   const n = BigInt(s.trim());
-  if (n > 9223372036854775807n || n < -9223372036854775808n) throw new Error(`${where}: out of the 64-bit integer range`);
+  if (n > 9223372036854775807n || n < -9223372036854775808n) throw new Error(`${at(where)}out of the 64-bit integer range`);
   return n.toString();
 }
 
@@ -878,17 +907,17 @@ const TIMESTAMP = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d{1,9})?(Z|[+-]\d{2
 
 function checkTimestamp(s, where) {
   if (typeof s !== 'string' || !TIMESTAMP.test(s.trim()) || isNaN(Date.parse(s.trim().replace(/(\.\d{3})\d+/, '$1')))) {
-    throw new Error(`${where}: timestamp must look like 2026-12-04T10:00:00.123456Z`);
+    throw new Error(`${at(where)}must look like 2026-12-04T10:00:00.123456Z`);
   }
 }
 
 function checkLatLng(lat, lng, where) {
-  if (typeof lat !== 'number' || !(lat >= -90 && lat <= 90)) throw new Error(`${where}: latitude must be a number from -90 to 90`);
-  if (typeof lng !== 'number' || !(lng >= -180 && lng <= 180)) throw new Error(`${where}: longitude must be a number from -180 to 180`);
+  if (typeof lat !== 'number' || !(lat >= -90 && lat <= 90)) throw new Error(`${at(where)}latitude must be a number from -90 to 90`);
+  if (typeof lng !== 'number' || !(lng >= -180 && lng <= 180)) throw new Error(`${at(where)}longitude must be a number from -180 to 180`);
 }
 
 function checkBase64(s, where) {
-  if (typeof s !== 'string' || !/^[A-Za-z0-9+/_-]*={0,2}$/.test(s.replace(/\s/g, ''))) throw new Error(`${where}: not base64`);
+  if (typeof s !== 'string' || !/^[A-Za-z0-9+/_-]*={0,2}$/.test(s.replace(/\s/g, ''))) throw new Error(`${at(where)}not base64`);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -976,7 +1005,7 @@ function inputsFor(type, value, carryText, reuse) {
         read: () => {
           const la = Number(lat.value.trim()), lo = Number(lng.value.trim());
           if (lat.value.trim() === '' || lng.value.trim() === '') throw new Error('Latitude and longitude are required');
-          checkLatLng(la, lo, 'geopoint');
+          checkLatLng(la, lo, '');
           return { geoPointValue: { latitude: la, longitude: lo } };
         },
       };
@@ -984,7 +1013,7 @@ function inputsFor(type, value, carryText, reuse) {
     case 'timestamp': {
       if (!same && !TIMESTAMP.test(text.trim())) text = v.timestampValue;
       const node = timestampInputs(text);
-      return { node, read: () => { const s = node.querySelector('#field-value-input').value.trim(); checkTimestamp(s, 'timestamp'); return { timestampValue: s }; } };
+      return { node, read: () => { const s = node.querySelector('#field-value-input').value.trim(); checkTimestamp(s, ''); return { timestampValue: s }; } };
     }
     case 'map':
     case 'array': {
@@ -1028,7 +1057,7 @@ function readText(type, raw) {
   const s = raw.trim();
   switch (type) {
     case 'string': return { stringValue: raw };
-    case 'int': return { integerValue: parseInt64(s, 'integer') };
+    case 'int': return { integerValue: parseInt64(s, '') };
     case 'double': {
       if (['NaN', 'Infinity', '-Infinity'].includes(s)) return { doubleValue: s };
       const n = Number(s);
@@ -1042,7 +1071,7 @@ function readText(type, raw) {
       if (!path || segs.length % 2 !== 0 || segs.some((x) => x === '')) throw new Error('A reference is a document path: collection/doc[/collection/doc…]');
       return { referenceValue: path }; // completed with the project prefix by the caller
     }
-    case 'bytes': { const b = s.replace(/\s/g, ''); checkBase64(b, 'bytes'); return { bytesValue: b }; }
+    case 'bytes': { const b = s.replace(/\s/g, ''); checkBase64(b, ''); return { bytesValue: b }; }
   }
   throw new Error(`Unknown type ${type}`);
 }
@@ -1119,9 +1148,13 @@ export function mount(root) {
   const email = el('input', { id: 'user-email', type: 'email', autocomplete: 'off', spellcheck: 'false' });
   const password = el('input', { id: 'user-password', type: 'password', autocomplete: 'new-password' });
   const name = el('input', { id: 'user-name', type: 'text', autocomplete: 'off' });
+  const anonymous = el('input', { id: 'user-anonymous', type: 'checkbox' });
+  const addError = el('p', { class: 'editor-error', role: 'alert', id: 'add-user-error' });
   const addForm = el('form', { class: 'inline-form', id: 'add-user-form', 'aria-label': 'Add user' },
     labelled('Email', email), labelled('Password', password), labelled('Display name', name),
-    el('button', { type: 'submit', id: 'add-user', class: 'primary' }, 'Add user'));
+    el('div', { class: 'field checkbox' }, anonymous, el('label', { for: 'user-anonymous' }, 'Anonymous')),
+    el('button', { type: 'submit', id: 'add-user', class: 'primary' }, 'Add user'),
+    addError);
   addForm.addEventListener('submit', (ev) => { ev.preventDefault(); addUser().catch(showError); });
 
   const providers = el('p', { id: 'providers', class: 'meta' });
@@ -1152,19 +1185,32 @@ export function mount(root) {
   }
 
   async function addUser() {
+    addError.textContent = '';
     const body = {};
-    if (email.value.trim()) body.email = email.value.trim();
-    if (password.value) body.password = password.value;
+    if (!anonymous.checked) {
+      // An account needs a way to sign in: email and password, unless it is anonymous.
+      if (!email.value.trim() || !password.value) {
+        addError.textContent = 'Enter an email and a password, or tick Anonymous.';
+        (email.value.trim() ? password : email).focus();
+        return;
+      }
+      body.email = email.value.trim();
+      body.password = password.value;
+    }
     if (name.value.trim()) body.displayName = name.value.trim();
     const r = await api.addUser(body);
-    showInfo(`Added user ${r?.localId || ''}`);
+    showInfo(`Added ${anonymous.checked ? 'anonymous ' : ''}user ${r?.localId || ''}`);
     email.value = password.value = name.value = '';
+    anonymous.checked = false;
     await load();
   }
 
   function render() {
     const ids = new Set();
-    for (const u of s.users) for (const p of u.providerUserInfo || []) if (p.providerId) ids.add(p.providerId);
+    for (const u of s.users) {
+      for (const p of u.providerUserInfo || []) if (p.providerId) ids.add(p.providerId);
+      if (isAnonymous(u)) ids.add('anonymous'); // shown as "anonymous" in its row
+    }
     providers.textContent = `Sign-in providers in use: ${ids.size ? [...ids].sort().join(', ') : 'none'}`;
     // Rows whose user is unchanged are reused, so elements held by a user or a test stay valid.
     const cache = new Map();
@@ -1189,7 +1235,7 @@ export function mount(root) {
       el('td', { class: 'mono' }, u.localId),
       el('td', {}, u.email || ''),
       el('td', {}, u.displayName || ''),
-      el('td', {}, provs.join(', ') || (u.email ? '' : 'anonymous')),
+      el('td', {}, provs.join(', ') || (isAnonymous(u) ? 'anonymous' : '')),
       el('td', {}, u.disabled ? 'yes' : 'no'),
       el('td', { class: 'mono' }, u.customAttributes && u.customAttributes !== '{}' ? u.customAttributes : ''),
       el('td', {}, u.createdAt ? new Date(Number(u.createdAt)).toLocaleString() : ''),
@@ -1245,14 +1291,23 @@ export function mount(root) {
   }
 
   async function deleteUser(u) {
+    if (!confirm(`Delete user ${u.email || u.localId}? This cannot be undone.`)) return;
     await api.deleteUser(u.localId);
     showInfo(`Deleted user ${u.email || u.localId}`);
     if (s.editing === u.localId) s.editing = null;
     await load();
   }
 
+  // Mounting refetches (each time the view is shown); so does coming back to the browser tab.
+  const onVisible = () => { if (document.visibilityState === 'visible') load().catch(showError); };
+  document.addEventListener('visibilitychange', onVisible);
   load().catch(showError);
-  return {};
+  return { destroy() { document.removeEventListener('visibilitychange', onVisible); } };
+}
+
+/** A user without sign-in providers or email (the row shows "anonymous"). */
+function isAnonymous(u) {
+  return !(u.providerUserInfo || []).some((p) => p.providerId) && !u.email;
 }
 
 /** An error text when `text` is not empty and not a JSON object, else null. */
@@ -1291,6 +1346,7 @@ export function mount(root, rest) {
   const s = {
     parent: undefined, coll: undefined, doc: undefined, // relative paths ('' = root; undefined = not yet shown)
     collections: [], docs: [], nextPageToken: null, docsLoading: false,
+    missing: new Set(), // listed ids with no document of their own, only subcollections
     document: undefined, subcollections: [], // undefined = loading, null = does not exist
     expanded: new Set(), editing: null, editSeq: 0,
     gen: { cols: 0, docs: 0, doc: 0 }, busy: false,
@@ -1320,7 +1376,7 @@ export function mount(root, rest) {
     else if (n > 0) { doc = join(segs); coll = join(segs.slice(0, -1)); parent = join(segs.slice(0, -2)); }
     const parentChanged = parent !== s.parent, collChanged = coll !== s.coll, docChanged = doc !== s.doc;
     s.parent = parent;
-    if (collChanged) { s.coll = coll; s.docs = []; s.nextPageToken = null; }
+    if (collChanged) { s.coll = coll; s.docs = []; s.missing = new Set(); s.nextPageToken = null; }
     if (docChanged) { s.doc = doc; s.editing = null; s.expanded.clear(); s.document = undefined; s.subcollections = []; }
     renderCrumbs(segs);
     if (parentChanged) loadCollections(); else markSelected(colsPane, 'collection-item', coll ? lastSeg(coll) : null);
@@ -1377,15 +1433,18 @@ export function mount(root, rest) {
     const refresh = !more && dom.coll === s.coll; // the list shown stays until the answer
     if (!more && !refresh) renderDocs();
     try {
-      const r = await api.listDocuments(s.coll, { pageSize: PAGE_SIZE, pageToken: more ? s.nextPageToken : undefined, namesOnly: true });
+      // showMissing: also the ids that only hold subcollections (they come without createTime).
+      const r = await api.listDocuments(s.coll, { pageSize: PAGE_SIZE, pageToken: more ? s.nextPageToken : undefined, namesOnly: true, showMissing: true });
       if (gen !== s.gen.docs) return;
       const ids = r.documents.map((d) => lastSeg(refPath(d.name)));
+      const missing = r.documents.filter((d) => !d.createTime).map((d) => lastSeg(refPath(d.name)));
       s.nextPageToken = r.nextPageToken;
       s.docsLoading = false;
       if (more) {
         // Append the page to the list in place (the items already shown stay as they are).
         const hadFocus = document.activeElement?.id === 'load-more';
         const fresh = ids.filter((id) => !s.docs.includes(id));
+        for (const id of missing) s.missing.add(id);
         s.docs.push(...fresh);
         for (const id of fresh) dom.docList?.append(docItem(id));
         updateDocsMeta();
@@ -1393,8 +1452,10 @@ export function mount(root, rest) {
         if (hadFocus && !document.getElementById('load-more')) {
           dom.docList?.querySelector(`[data-id="${CSS.escape(fresh[0] ?? '')}"]`)?.focus();
         }
-      } else if (!refresh || JSON.stringify(ids) !== JSON.stringify(s.docs)) {
+      } else if (!refresh || JSON.stringify(ids) !== JSON.stringify(s.docs)
+        || JSON.stringify(missing) !== JSON.stringify(s.docs.filter((id) => s.missing.has(id)))) {
         s.docs = ids;
+        s.missing = new Set(missing);
         renderDocs();
       } else {
         updateDocsMeta(); // same first page (e.g. a refresh): keep the items as they are
@@ -1507,10 +1568,25 @@ export function mount(root, rest) {
 
   function docItem(id) {
     const selected = s.doc ? lastSeg(s.doc) === id : false;
-    return el('li', {}, el('a', {
+    const a = el('a', {
       href: firestoreHash([...segsOf(s.coll), id]), class: 'item' + (selected ? ' selected' : ''),
       'data-testid': 'doc-item', dataset: { id }, 'aria-current': selected ? 'true' : null,
-    }, id));
+    }, id);
+    markMissing(a, s.missing.has(id));
+    return el('li', {}, a);
+  }
+
+  /** Italic with a tooltip while the id has no document, only subcollections. */
+  function markMissing(a, missing) {
+    a.classList.toggle('missing', missing);
+    if (missing) a.title = 'no document; has subcollections'; else a.removeAttribute('title');
+  }
+
+  /** Updates the missing mark of a listed id in place (the element stays the same). */
+  function setMissing(id, missing) {
+    if (missing) s.missing.add(id); else s.missing.delete(id);
+    const a = dom.docList?.querySelector(`[data-testid="doc-item"][data-id="${CSS.escape(id)}"]`);
+    if (a) markMissing(a, missing);
   }
 
   async function addDocument() {
@@ -1527,6 +1603,7 @@ export function mount(root, rest) {
   async function deleteCollection() {
     if (s.busy) return;
     const coll = s.coll;
+    if (!confirm(`Delete collection ${coll}? This deletes all its documents and their subcollections. It cannot be undone.`)) return;
     s.busy = true;
     const progress = { count: 0 };
     try {
@@ -1572,7 +1649,9 @@ export function mount(root, rest) {
     const d = s.document;
     view.meta.className = d === null ? 'note' : (d === undefined ? 'empty' : 'meta');
     view.meta.textContent = d === undefined ? 'Loading…'
-      : d === null ? 'This document does not exist (it may still have subcollections). Adding a field creates it.'
+      : d === null ? (s.subcollections.length
+        ? 'No document here: this path only holds the subcollections below (reading it gives 404 Not Found). Adding a field creates the document.'
+        : 'This document does not exist. Adding a field creates it.')
         : `Created ${d.createTime || '?'} · Updated ${d.updateTime || '?'}`;
     const parts = [view.head, view.meta];
     if (s.editing === 'add:[]') parts.push(view.addEditor ||= editorFor([], null));
@@ -1755,9 +1834,12 @@ export function mount(root, rest) {
 
   async function deleteDocument() {
     const docPath = s.doc;
+    const subs = s.subcollections.length;
+    if (!confirm(`Delete document ${docPath}?${subs ? ' Its subcollections are kept.' : ''} This cannot be undone.`)) return;
     await api.deleteDocument(docPath);
     showInfo(`Deleted document ${docPath}`);
-    removeDoc(lastSeg(docPath));
+    if (subs) setMissing(lastSeg(docPath), true); // still listed: it holds subcollections
+    else removeDoc(lastSeg(docPath));
     go(segsOf(docPath).slice(0, -1).join('/'));
   }
 
@@ -1782,10 +1864,11 @@ export function mount(root, rest) {
   // Live updates
 
   /** Adds a document id to the open list when it falls inside the loaded range. */
-  function insertDoc(id) {
-    if (s.docs.includes(id)) return;
+  function insertDoc(id, missing = false) {
+    if (s.docs.includes(id)) { if (!missing && s.missing.has(id)) setMissing(id, false); return; }
     const last = s.docs[s.docs.length - 1];
     if (s.nextPageToken && last !== undefined && !(id < last)) return; // it will come with "Load more"
+    if (missing) s.missing.add(id); else s.missing.delete(id);
     let i = s.docs.findIndex((x) => id < x);
     if (i === -1) i = s.docs.length;
     s.docs.splice(i, 0, id);
@@ -1796,6 +1879,7 @@ export function mount(root, rest) {
   function removeDoc(id) {
     if (!s.docs.includes(id)) return;
     s.docs = s.docs.filter((x) => x !== id);
+    s.missing.delete(id);
     dom.docList?.querySelector(`[data-id="${CSS.escape(id)}"]`)?.closest('li')?.remove();
     updateDocsMeta();
   }
@@ -1812,8 +1896,14 @@ export function mount(root, rest) {
       const parentColl = segs.slice(0, -1).join('/');
       if (s.coll && parentColl === s.coll) {
         const id = segs[segs.length - 1];
-        if (c.kind === 'removed') removeDoc(id);
-        else if (c.kind === 'added') insertDoc(id);
+        if (c.kind === 'removed') {
+          // An id that still holds subcollections stays listed, as a missing document.
+          if (rel === s.doc && s.subcollections.length) setMissing(id, true);
+          else removeDoc(id);
+        } else if (c.kind === 'added') insertDoc(id);
+      } else if (s.coll && c.kind === 'added' && rel.startsWith(s.coll + '/')) {
+        // A document deeper down: its ancestor in this collection is listed (maybe missing).
+        insertDoc(segs[segsOf(s.coll).length], true);
       }
       if (s.doc && (rel === s.doc || (rel.startsWith(s.doc + '/') && c.kind !== 'modified'))) refreshDoc();
       // A collection appears in or disappears from the first pane.
@@ -1955,14 +2045,14 @@ export function mount(root) {
     s.invocations.push(inv);
     if (live) {
       invBody.querySelector('.empty')?.closest('tr')?.remove();
-      invBody.append(invocationRow(inv));
-      while (invBody.rows.length > MAX_ROWS) invBody.rows[0].remove();
+      invBody.prepend(invocationRow(inv)); // newest first
+      while (invBody.rows.length > MAX_ROWS) invBody.rows[invBody.rows.length - 1].remove();
       updateCount();
     }
   }
 
   function renderInvocations() {
-    const shown = s.invocations.slice(-MAX_ROWS);
+    const shown = s.invocations.slice(-MAX_ROWS).reverse(); // newest first
     invBody.replaceChildren(...(shown.length ? shown.map(invocationRow)
       : [el('tr', {}, el('td', { colspan: '7', class: 'empty' }, 'No invocations yet'))]));
     updateCount();
@@ -1991,28 +2081,44 @@ export function mount(root) {
   // FCM outbox: one row per message, one column per top-level field seen in any message.
 
   async function loadOutbox() {
-    let messages;
+    let messages, rejected;
     try {
-      messages = await api.getOutbox();
+      ({ messages, rejected } = await api.getOutbox());
     } catch (err) {
       outboxBox.replaceChildren(el('p', { class: 'empty' }, 'Outbox unavailable.'));
       throw err;
     }
-    if (!messages.length) { outboxBox.replaceChildren(el('p', { class: 'empty', id: 'outbox-empty' }, 'The outbox is empty.')); return; }
+    // The tokens FCM refused (unregistered: the app is told to forget them), below the messages.
+    const refusedTable = rejected.length
+      ? el('div', {},
+        el('h3', {}, `Refused pushes (${rejected.length})`),
+        el('table', { class: 'grid', id: 'outbox-rejected' },
+          el('thead', {}, el('tr', {}, ['token', 'reason', 'at'].map((k) => el('th', { scope: 'col' }, k)))),
+          el('tbody', {}, rejected.map((r) => el('tr', { 'data-testid': 'rejected-row' },
+            el('td', {}, el('code', {}, r.token)),
+            el('td', {}, r.code === 'messaging/registration-token-not-registered' ? 'unregistered (token to forget)' : r.code),
+            el('td', {}, r.at))))))
+      : '';
+    if (!messages.length) {
+      outboxBox.replaceChildren(el('p', { class: 'empty', id: 'outbox-empty' }, 'The outbox is empty.'), refusedTable);
+      return;
+    }
     const keys = [];
     for (const m of messages) for (const k of Object.keys(m || {})) if (!keys.includes(k)) keys.push(k);
     // Common fields first; the rest in order of appearance.
     const first = ['token', 'unregistered', 'notification', 'data'];
     keys.sort((a, b) => rank(a) - rank(b));
     function rank(k) { const i = first.indexOf(k); return i === -1 ? first.length : i; }
-    outboxBox.replaceChildren(el('table', { class: 'grid', id: 'outbox-table' },
+    const table = el('table', { class: 'grid', id: 'outbox-table' },
       el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, '#'), keys.map((k) => el('th', { scope: 'col' }, k)))),
       el('tbody', {}, messages.map((m, i) => el('tr', { 'data-testid': 'outbox-row', dataset: { unregistered: unregistered(m) } },
         el('td', {}, String(i + 1)),
-        keys.map((k) => el('td', {}, cell(m?.[k]))))))));
+        keys.map((k) => el('td', {}, cell(m?.[k])))))));
+    outboxBox.replaceChildren(table, refusedTable);
   }
 
   async function clearOutbox() {
+    if (!confirm('Clear the FCM outbox? All recorded messages are removed.')) return;
     await api.clearOutbox();
     showInfo('FCM outbox cleared');
     await loadOutbox();
@@ -2066,7 +2172,8 @@ export function mount(root) {
       el('div', { class: 'table-box' }, el('table', { class: 'grid', id: 'emulators-table' },
         el('thead', {}, el('tr', {}, ['Emulator', 'Host:port', 'Link'].map((h) => el('th', { scope: 'col' }, h)))), emuBody))),
     el('section', { 'aria-labelledby': 'h-export' }, el('h2', { id: 'h-export' }, 'Export'),
-      el('p', { class: 'hint' }, 'Writes the Firestore and Auth data to a directory that `hearth start --import` can load.'),
+      el('p', { class: 'hint' }, 'Writes the Firestore and Auth data to a directory that ', el('code', {}, 'hearth start --import'),
+        ' can load. A relative path is resolved against the directory Hearth was started from.'),
       form));
 
   async function doExport() {
@@ -2077,13 +2184,13 @@ export function mount(root) {
     result.textContent = 'Exporting…';
     try {
       const r = await api.exportData(path);
-      // Success is "OK", possibly followed by a summary ("OK: 1 database, 12 documents, …").
-      const msg = String(r?.message ?? '');
-      const ok = /^OK\b/.test(msg);
-      const detail = msg.replace(/^OK:?\s*/, '');
-      result.textContent = ok ? `Exported to ${path}${detail ? ` (${detail})` : ''}` : `Export failed: ${msg}`;
-      result.dataset.ok = String(ok);
-      if (ok) showInfo(result.textContent); else showError(result.textContent);
+      // A 2xx answer is success (failures throw); its message is "OK", possibly followed by
+      // a summary ("OK: 1 database, 12 documents, 5 accounts").
+      const msg = String(r?.message ?? (typeof r === 'string' ? r : '')).trim();
+      const detail = msg.replace(/^OK\s*:?\s*/i, '');
+      result.textContent = `Exported to ${path}${detail ? ` (${detail})` : ''}`;
+      result.dataset.ok = 'true';
+      showInfo(result.textContent);
     } catch (err) {
       result.textContent = err.message;
       result.dataset.ok = 'false';
@@ -2154,7 +2261,7 @@ export function mount(root) {
   const tbody = el('tbody', { id: 'request-rows' });
   const tableBox = el('div', { class: 'table-box' },
     el('table', { class: 'grid', id: 'requests-table' },
-      el('caption', { class: 'visually-hidden' }, 'Security rules evaluations, oldest first'),
+      el('caption', { class: 'visually-hidden' }, 'Security rules evaluations, newest first'),
       el('thead', {}, el('tr', {}, ['#', 'Time', 'Method', 'Path', 'Auth', 'Verdict'].map((h) => el('th', { scope: 'col' }, h)))),
       tbody));
   const detail = el('section', { id: 'request-detail', class: 'detail', 'aria-label': 'Request detail', hidden: true });
@@ -2189,7 +2296,7 @@ export function mount(root) {
       el('td', {}, button(String(e.id), (ev) => { ev.stopPropagation(); open(); }, { class: 'linkish', 'aria-label': `Details of request ${e.id}`, tabindex: '-1' })),
       el('td', {}, timeCell(e.time)),
       el('td', {}, el('span', { class: 'method' }, e.method)),
-      el('td', { class: 'mono path' }, e.path),
+      el('td', { class: 'mono path' }, pathWithBreaks(e.path)),
       el('td', {}, e.auth || (e.uid ? `uid ${e.uid}` : 'unauthenticated')),
       el('td', {}, el('span', { class: `badge ${e.verdict}` }, e.verdict)));
     return tr;
@@ -2205,7 +2312,7 @@ export function mount(root) {
   function renderRows() {
     const list = s.entries.filter(matches);
     matching = list.length;
-    const shown = list.slice(-MAX_ROWS);
+    const shown = list.slice(-MAX_ROWS).reverse(); // newest first
     tbody.replaceChildren(...shown.map(row));
     updateCount(shown.length, matching);
   }
@@ -2217,12 +2324,10 @@ export function mount(root) {
     if (s.entries.length > MAX_KEEP) s.ids.delete(s.entries.shift().id);
     if (!live) return;
     if (!matches(e)) { updateCount(tbody.rows.length, matching); return; }
-    const atBottom = tableBox.scrollTop + tableBox.clientHeight >= tableBox.scrollHeight - 8;
-    tbody.append(row(e));
+    tbody.prepend(row(e)); // newest first: live rows come in at the top
     matching++;
-    while (tbody.rows.length > MAX_ROWS) tbody.rows[0].remove();
+    while (tbody.rows.length > MAX_ROWS) tbody.rows[tbody.rows.length - 1].remove();
     updateCount(tbody.rows.length, matching);
-    if (atBottom) tableBox.scrollTop = tableBox.scrollHeight;
   }
 
   async function load() {
@@ -2230,7 +2335,6 @@ export function mount(root) {
     for (const e of list) add(e, false);
     s.entries.sort((a, b) => a.id - b.id);
     renderRows();
-    tableBox.scrollTop = tableBox.scrollHeight;
   }
 
   async function loadRules() {
@@ -2244,6 +2348,7 @@ export function mount(root) {
   }
 
   async function clear() {
+    if (!confirm('Clear the request log? All recorded requests are removed.')) return;
     await api.clearRequests();
     s.entries = []; s.ids.clear(); s.selectedId = null;
     detail.hidden = true;
@@ -2309,11 +2414,14 @@ export function mount(root) {
         for (const tr of tbody.rows) tr.classList.remove('selected');
         tbody.querySelector(`[data-id="${e.id}"]`)?.focus();
       }, { class: 'small', id: 'request-detail-close' })),
-      facts,
-      el('h3', {}, 'Allow statements evaluated'), stList,
-      el('h3', {}, 'Explanation'), el('pre', { class: 'explanation', 'data-testid': 'explanation' }, e.explanation || '(none)'),
-      el('h3', {}, `Rules source${s.rules?.file ? ` (${s.rules.file})` : ''}`),
-      src || el('p', { class: 'empty' }, s.rules ? 'No rules loaded.' : 'Loading rules…'));
+      el('div', { class: 'detail-body' },
+        el('div', { class: 'detail-info' },
+          facts,
+          el('h3', {}, 'Allow statements evaluated'), stList,
+          el('h3', {}, 'Explanation'), el('pre', { class: 'explanation', 'data-testid': 'explanation' }, e.explanation || '(none)')),
+        el('div', { class: 'detail-source' },
+          el('h3', {}, `Rules source${s.rules?.file ? ` (${s.rules.file})` : ''}`),
+          src || el('p', { class: 'empty' }, s.rules ? 'No rules loaded.' : 'Loading rules…'))));
     detail.hidden = false;
     if (src && focusLine) {
       // Scroll the source box (not the page) to the line once laid out.
@@ -2334,6 +2442,12 @@ export function mount(root) {
   return { destroy() { offs.forEach((f) => f()); } };
 }
 
+/** The path as text with a <wbr> after each "/", so it wraps between segments. */
+function pathWithBreaks(path) {
+  const parts = String(path ?? '').split('/');
+  return parts.flatMap((p, i) => (i < parts.length - 1 ? [p + '/', el('wbr')] : [p])).filter((x) => x !== '');
+}
+
 function resultClass(result) {
   if (result === 'true') return 'res-true';
   if (result === 'false') return 'res-false';
@@ -2348,7 +2462,7 @@ function resultClass(result) {
 // column one past the end. Expressions nest (`a && b` holds `a` and `b`), so the spans are
 // built with a stack: the innermost span's colour is what shows.
 
-import { el, button, showError, onEvent } from '../app.js';
+import { el, button, showError, onEvent, rulesLoadedAt } from '../app.js';
 import * as api from '../api.js';
 
 const CATEGORIES = [
@@ -2372,13 +2486,14 @@ function category(e) {
 
 export function mount(root) {
   const summary = el('p', { id: 'coverage-summary', class: 'meta', 'aria-live': 'polite' }, 'Loading…');
+  const loadedAt = el('p', { id: 'rules-loaded', class: 'meta' });
   const fileName = el('span', { class: 'mono', id: 'rules-file' });
   const legend = el('ul', { class: 'legend', id: 'coverage-legend', 'aria-label': 'Legend' });
   const body = el('div', { class: 'rules-body' });
   root.append(
     el('div', { class: 'toolbar' }, el('h1', {}, 'Rules'), fileName, el('span', { class: 'spacer' }),
       button('Refresh', load, { id: 'rules-refresh' })),
-    summary, legend, body);
+    summary, loadedAt, legend, body);
 
   let loading = false, again = false;
   async function load() {
@@ -2398,6 +2513,11 @@ export function mount(root) {
 
   function render(r) {
     fileName.textContent = r?.file || '';
+    const t = rulesLoadedAt();
+    const pad = (n) => String(n).padStart(2, '0');
+    loadedAt.textContent = `Rules loaded at ${pad(t.getHours())}:${pad(t.getMinutes())}:${pad(t.getSeconds())}; `
+      + 'coverage counts since the rules were last loaded. (If the file on disk fails to compile, the previous rules stay in force.)';
+    loadedAt.title = t.toString();
     if (!r || r.source == null) {
       summary.textContent = 'No rules file is loaded (firestore.rules in firebase.json).';
       legend.replaceChildren();
