@@ -139,6 +139,7 @@ import Testing
             #expect(later["requests"]?.elements.map { $0["verdict"]?.string } == ["allow"])
             let rules = try await Emulators.send("GET", e.uiURL("/api/rules")).json
             #expect(rules["source"]?.string == Self.rules)
+            #expect(rules["loadedAt"]?.string.map { $0 <= journal["requests"]?.elements.first?["time"]?.string ?? "" } == true)
             #expect(rules["coverage"]?["evaluatedExpressions"]?.int ?? 0 > 0)
             #expect(try await Emulators.send("DELETE", e.uiURL("/api/requests")).status == 200)
             #expect(try await Emulators.send("GET", e.uiURL("/api/requests")).json["requests"]?.elements.isEmpty == true)

@@ -55,7 +55,9 @@ export function mount(root) {
 
   function render(r) {
     fileName.textContent = r?.file || '';
-    const t = rulesLoadedAt();
+    // When the server installed the rules in force (coverage counts from then); the time the
+    // page saw them, for an older server.
+    const t = r?.loadedAt ? new Date(r.loadedAt) : rulesLoadedAt();
     const pad = (n) => String(n).padStart(2, '0');
     loadedAt.textContent = `Rules loaded at ${pad(t.getHours())}:${pad(t.getMinutes())}:${pad(t.getSeconds())}; `
       + 'coverage counts since the rules were last loaded. (If the file on disk fails to compile, the previous rules stay in force.)';

@@ -23,6 +23,8 @@ public final class RulesController: Sendable {
         var fileName: String
         var content: String
         var ruleset: Ruleset
+        /// When these rules were installed (coverage counts from then).
+        var loadedAt = FirestoreEngine.systemClock()
     }
 
     struct State {
@@ -173,9 +175,10 @@ public final class RulesController: Sendable {
         .json(200, journal.json(project: project, after: after).serialized())
     }
 
-    /// The rules source in force for `project` and its file name; nil without rules.
-    public func source(project: String) -> (fileName: String, content: String)? {
-        installed(project).map { ($0.fileName, $0.content) }
+    /// The rules source in force for `project`, its file name and when it was installed; nil
+    /// without rules.
+    public func source(project: String) -> (fileName: String, content: String, loadedAt: Timestamp)? {
+        installed(project).map { ($0.fileName, $0.content, $0.loadedAt) }
     }
 
 }

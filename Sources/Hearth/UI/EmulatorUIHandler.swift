@@ -17,7 +17,7 @@ import HTTPServer
 /// | `/api/auth/<rest>` | the Auth emulator's `/<rest>` in-process |
 /// | `/api/functions/<rest>` | the functions port's `/<rest>` in-process (callables, FCM outbox, `:run`) |
 /// | `GET`/`DELETE /api/requests[?after=ID]` | the requests the rules decided (`RequestJournal`) |
-/// | `GET /api/rules` | `{file, source, coverage}`: the rules in force and their coverage |
+/// | `GET /api/rules` | `{file, source, loadedAt, coverage}`: the rules in force, when they were installed, their coverage |
 /// | `GET /api/functions` | `{functions: [{name, kind, region?, schedule?, document?}], invocations: […]}` |
 /// | `POST /api/export` `{"path": DIR}` | a Hearth export to DIR: `{"message":"OK"}` |
 /// | `GET /api/events` | Server-Sent Events: `change`, `request`, `invocation`, `rules` |
@@ -176,7 +176,7 @@ struct EmulatorUIHandler: HTTPHandler {
         let coverage = rules.coverageJSON(project: project).body
         return .object([
             .init("file", .string(URL(fileURLWithPath: source.fileName).lastPathComponent)), .init("source", .string(source.content)),
-            .init("coverage", .fragment(coverage)),
+            .init("loadedAt", .string(source.loadedAt.rfc3339)), .init("coverage", .fragment(coverage)),
         ])
     }
 

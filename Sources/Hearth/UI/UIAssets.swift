@@ -677,7 +677,9 @@ button.toggle { padding: 0 0.3rem; font-size: 0.8rem; line-height: 1.2; }
 .subcollections { margin-top: 1rem; border-top: 1px solid var(--border); padding-top: 0.4rem; }
 
 /* Requests */
-.split { display: grid; grid-template-columns: minmax(0, 1.4fr) minmax(0, 1fr); gap: 1rem; align-items: start; }
+/* One column while no request is open; the list and its detail side by side once one is. */
+.split { display: grid; grid-template-columns: minmax(0, 1fr); gap: 1rem; align-items: start; }
+.split:has(> .detail:not([hidden])) { grid-template-columns: minmax(0, 1.4fr) minmax(0, 1fr); }
 .split-main { min-width: 0; }
 .detail { border: 1px solid var(--border); border-radius: 6px; padding: 0.6rem 0.8rem; position: sticky; top: 0.5rem; max-height: calc(100vh - 1rem); overflow: auto; }
 .detail[hidden] { display: none; }
@@ -725,7 +727,7 @@ li.res-false .st-result, li.res-error .st-result { color: var(--danger); }
 
 /* Wide windows: the rules source beside the explanation, so the highlighted line shows at once. */
 @media (min-width: 1200px) {
-  .split { grid-template-columns: minmax(0, 1.1fr) minmax(0, 1.4fr); }
+  .split:has(> .detail:not([hidden])) { grid-template-columns: minmax(0, 1.1fr) minmax(0, 1.4fr); }
   .detail-body { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0 1rem; align-items: start; }
   .detail-body .source { max-height: calc(100vh - 14rem); }
   .detail-source h3:first-child, .detail-info > :first-child { margin-top: 0.3rem; }
@@ -735,13 +737,16 @@ li.res-false .st-result, li.res-error .st-result { color: var(--danger); }
   .panes { grid-template-columns: 1fr; }
   .pane + .pane { border-left: none; border-top: 1px solid var(--border); }
   .pane { max-height: none; }
-  .split { grid-template-columns: 1fr; }
+  .split, .split:has(> .detail:not([hidden])) { grid-template-columns: 1fr; }
   .detail { position: static; max-height: none; }
 }
 .field-editor #field-type, .field-editor #field-name-input { max-width: 24rem; }
 .edit-user { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: 0.5rem 1rem; align-items: end; padding: 0.4rem 0; }
 .edit-user .field:has(textarea), .edit-user .actions, .edit-user .editor-error { grid-column: 1 / -1; }
 tr.edit-row > td { background: var(--panel); }
+
+/* Long uids and paths wrap inside their cells, so the verdict column stays in view beside an open request. */
+#requests-table td { overflow-wrap: anywhere; }
 
 """#,
         "values.js": #"""
@@ -2513,7 +2518,9 @@ export function mount(root) {
 
   function render(r) {
     fileName.textContent = r?.file || '';
-    const t = rulesLoadedAt();
+    // When the server installed the rules in force (coverage counts from then); the time the
+    // page saw them, for an older server.
+    const t = r?.loadedAt ? new Date(r.loadedAt) : rulesLoadedAt();
     const pad = (n) => String(n).padStart(2, '0');
     loadedAt.textContent = `Rules loaded at ${pad(t.getHours())}:${pad(t.getMinutes())}:${pad(t.getSeconds())}; `
       + 'coverage counts since the rules were last loaded. (If the file on disk fails to compile, the previous rules stay in force.)';
