@@ -47,12 +47,7 @@ final class EmulatorSuite: Sendable {
             authHandler = nil
         }
         let registry = self.registry
-        let databases = [DatabaseID(project: project)]
-        let rulesFile = config.rulesFile
-        let hub = HubHandler(registry: registry) { [store, project] path in
-            try HearthExport.write(
-                store: store, databases: databases, authProjects: [project], rulesFile: rulesFile, to: path)
-        }
+        let hub = HubHandler(registry: registry, export: Self.exporter(store: store, project: project, config: config))
         let hubLog = HearthApp.requestLog("hub", quiet: options.quiet)
         hubServer = HTTPServer(
             configuration: HTTPServerConfiguration.googleShaped(host: config.hub.host, port: config.hub.port), handler: hub,
@@ -120,12 +115,24 @@ final class EmulatorSuite: Sendable {
         await hubFallback?.shutdown()
         guard let dir = exportOnExit else { return }
         do {
-            let summary = try HearthExport.write(
-                store: store, databases: [DatabaseID(project: project)], authProjects: [project],
-                rulesFile: config.rulesFile, to: dir)
+            let summary = try Self.exporter(store: store, project: project, config: config)(dir)
             HearthLog.info("hearth: exported \(summary.description) to \(dir)")
         } catch {
             HearthLog.error("hearth: export to \(dir) failed: \(error)")
+        }
+    }
+
+    /// Writes a Hearth export of the running project (its database, its Auth users, the rules
+    /// file) to a directory: what the hub's `/_admin/export`, the UI's export and
+    /// `--export-on-exit` write.
+    static func exporter(store: any DocumentStore, project: String, config: FirebaseConfig)
+        -> @Sendable (String) throws -> HearthExport.Summary
+    {
+        let rulesFile = config.rulesFile
+        return { path in
+            try HearthExport.write(
+                store: store, databases: [DatabaseID(project: project)], authProjects: [project], rulesFile: rulesFile,
+                to: path)
         }
     }
 

@@ -138,16 +138,11 @@ public final class HearthApp: Sendable {
         self.suite = suite
         if config.uiEnabled {
             let events = UIEventHub(project: project, engine: engine, journal: rules.journal, host: host)
-            let databases = [DatabaseID(project: project)]
-            let rulesFile = config.rulesFile
             let handler = EmulatorUIHandler(
                 project: project, config: config, dataDescription: dataDescription, importedFrom: options.importPath,
                 registry: suite.registry, firestore: handler, auth: suite.authHandler, functions: functionsHandler,
                 rules: rules, host: host, events: events,
-                export: { [store, project] path in
-                    try HearthExport.write(
-                        store: store, databases: databases, authProjects: [project], rulesFile: rulesFile, to: path)
-                },
+                export: EmulatorSuite.exporter(store: store, project: project, config: config),
                 assetDirectory: ProcessInfo.processInfo.environment["HEARTH_UI_DIR"])
             ui = EmulatorUI(
                 endpoint: config.ui, explicitPort: options.uiPort != nil, handler: handler, events: events,

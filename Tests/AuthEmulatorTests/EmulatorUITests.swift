@@ -137,6 +137,8 @@ import Testing
             let later = try await Emulators.send(
                 "GET", e.firestoreURL("/emulator/v1/projects/demo-ui:requests?after=\(firstID)")).json
             #expect(later["requests"]?.elements.map { $0["verdict"]?.string } == ["allow"])
+            let bad = try await Emulators.send("GET", e.firestoreURL("/emulator/v1/projects/demo-ui:requests?after=abc"))
+            #expect(bad.status == 400)
             let rules = try await Emulators.send("GET", e.uiURL("/api/rules")).json
             #expect(rules["source"]?.string == Self.rules)
             #expect(rules["loadedAt"]?.string.map { $0 <= journal["requests"]?.elements.first?["time"]?.string ?? "" } == true)

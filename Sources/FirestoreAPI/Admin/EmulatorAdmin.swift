@@ -101,7 +101,10 @@ public struct EmulatorAdmin: Sendable {
             case ("DELETE", "ruleExplanations"):
                 return rules.clearExplanations(project: project)
             case ("GET", "requests"):
-                return rules.requests(project: project, after: request.queryItem("after").flatMap { Int($0) } ?? 0)
+                guard let after = RequestJournal.after(request.queryItem("after")) else {
+                    throw .invalidArgument("after must be a non-negative integer.")
+                }
+                return rules.requests(project: project, after: after)
             case ("DELETE", "requests"):
                 rules.journal.clear(project: project)
                 return .json(200, Array("{}".utf8))

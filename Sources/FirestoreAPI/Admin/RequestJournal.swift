@@ -51,6 +51,9 @@ public final class RequestJournal: Sendable {
         var start = 0
         var nextSubscriber = 0
         var subscribers: [Int: @Sendable (Event) -> Void] = [:]
+
+        /// The ring's entries, oldest first.
+        var ordered: [Entry] { (0..<ring.count).map { ring[(start + $0) % ring.count] } }
     }
 
     /// How many entries are kept, all projects together (a rules test suite makes a project
@@ -67,13 +70,15 @@ public final class RequestJournal: Sendable {
     /// Records one decision; subscribers get it as a `.request` event.
     public func record(project: String, request: AccessRequest, decision: RulesDecision) {
         var decision = decision
-        func cut(_ text: String) -> String {
-            text.utf8.count <= Self.maxText ? text : String(text.prefix(Self.maxText)) + "… (cut)"
-        }
-        for i in decision.explanation.statements.indices {
+        func tooLong(_ text: String) -> Bool { text.utf8.count > Self.maxText }
+        func cut(_ text: String) -> String { tooLong(text) ? String(text.prefix(Self.maxText)) + "… (cut)" : text }
+        // Copied only when some text is too long: the common decision is recorded as it is.
+        for i in decision.explanation.statements.indices where decision.explanation.statements[i].culprits.contains(where: tooLong) {
             decision.explanation.statements[i].culprits = decision.explanation.statements[i].culprits.map(cut)
         }
-        decision.explanation.debugLog = decision.explanation.debugLog.map(cut)
+        if decision.explanation.debugLog.contains(where: tooLong) {
+            decision.explanation.debugLog = decision.explanation.debugLog.map(cut)
+        }
         let (entry, listeners) = state.withLock { s -> (Entry, [@Sendable (Event) -> Void]) in
             let e = Entry(
                 id: s.nextID, project: project, time: request.time, method: request.method, auth: request.auth,
@@ -98,16 +103,21 @@ public final class RequestJournal: Sendable {
 
     /// The entries of `project`, oldest first, those with an id above `after` only.
     public func entries(project: String, after: Int = 0) -> [Entry] {
-        state.withLock { s in
-            (0..<s.ring.count).map { s.ring[(s.start + $0) % s.ring.count] }.filter { $0.project == project && $0.id > after }
-        }
+        state.withLock { $0.ordered.filter { $0.project == project && $0.id > after } }
+    }
+
+    /// The `after` query parameter of the journal's endpoints: absent is 0, an id past any
+    /// `Int` is newer than every entry (`Int.max`); nil for anything but a non-negative integer.
+    public static func after(_ text: String?) -> Int? {
+        guard let text else { return 0 }
+        if let n = Int(text) { return n >= 0 ? n : nil }
+        return !text.isEmpty && text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) ? .max : nil
     }
 
     /// Forgets the entries of `project`.
     public func clear(project: String) {
         state.withLock { s in
-            let kept = (0..<s.ring.count).map { s.ring[(s.start + $0) % s.ring.count] }.filter { $0.project != project }
-            s.ring = kept
+            s.ring = s.ordered.filter { $0.project != project }
             s.start = 0
         }
     }

@@ -52,22 +52,20 @@ public final class TriggerDispatcher: Sendable {
                 let event = DocumentEvent(
                     database: change.database, path: d.path, params: params, before: d.before, after: d.after,
                     commitTime: change.commitTime)
-                let time = host.clock()
-                let start = ContinuousClock.now
                 let arguments: JSONValue = .object([
                     "document": .string(change.database.resourceName(d.path)), "eventType": .string("\(t.eventType)"),
                 ])
-                let log = InvocationLog(function: t.name, sink: FunctionsHost.printLine)
-                do {
-                    try await FunctionsLogger.$current.withValue(log) { try await t.handler(event) }
-                    host.invocations.record(
-                        name: t.name, kind: .trigger, time: time, duration: ContinuousClock.now - start, arguments: arguments,
-                        outcome: .success(.null), logs: log.all)
-                } catch {
-                    host.errorSink(t.name, error)
-                    host.invocations.record(
-                        name: t.name, kind: .trigger, time: time, duration: ContinuousClock.now - start, arguments: arguments,
-                        outcome: .failure(CallableError.from(error)), logs: log.all)
+                let host = self.host
+                // Journaled like a callable; a failure goes to the error sink, nobody else sees it.
+                _ = try? await host.journaled(t.name, .trigger, uid: nil, arguments: arguments) {
+                    () async throws(CallableError) -> CallableValue in
+                    do {
+                        try await t.handler(event)
+                        return .null
+                    } catch {
+                        host.errorSink(t.name, error)
+                        throw CallableError.from(error)
+                    }
                 }
             }
         }

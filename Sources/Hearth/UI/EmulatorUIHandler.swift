@@ -64,18 +64,8 @@ struct EmulatorUIHandler: HTTPHandler {
             return response
         }
         let method = request.method == "HEAD" ? "GET" : request.method
-        let after: Int
-        switch request.queryItem("after") {
-        case nil: after = 0
-        case let text?:
-            guard let n = Int(text), n >= 0 else {
-                // An id past any Int is newer than every entry; anything else is a mistake.
-                if !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) { after = .max } else {
-                    return Self.error(400, "after must be a non-negative integer, not \(text).")
-                }
-                break
-            }
-            after = n
+        guard let after = RequestJournal.after(request.queryItem("after")) else {
+            return Self.error(400, "after must be a non-negative integer, not \(request.queryItem("after") ?? "").")
         }
         switch (method, path) {
         case ("GET", "/api/config"): return .json(200, configJSON().serialized())
