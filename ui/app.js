@@ -184,7 +184,7 @@ function startEvents() {
   source = new EventSource('/api/events');
   source.onopen = () => { if (indicator) { indicator.textContent = 'live'; indicator.dataset.state = 'open'; } };
   source.onerror = () => { if (indicator) { indicator.textContent = 'reconnecting…'; indicator.dataset.state = 'error'; } };
-  for (const type of ['change', 'request', 'invocation', 'rules']) {
+  for (const type of ['change', 'request', 'invocation', 'rules', 'auth']) {
     source.addEventListener(type, (ev) => {
       let data;
       try { data = ev.data ? JSON.parse(ev.data) : {}; } catch (e) { showError(`Bad ${type} event: ${e.message}`); return; }

@@ -39,6 +39,19 @@ public enum AuthOperation: String, Sendable, CaseIterable {
     case listVerificationCodes
 }
 
+extension AuthOperation {
+    /// True for the operations that may write accounts or settings; reads are false.
+    var mayChangeAccounts: Bool {
+        switch self {
+        case .signUp, .signInWithPassword, .signInWithIdp, .signInWithCustomToken, .update, .delete, .grantToken,
+            .clearAccounts, .updateConfig:
+            return true
+        case .lookup, .createAuthUri, .batchGet, .getProjects, .getConfig, .listOobCodes, .listVerificationCodes:
+            return false
+        }
+    }
+}
+
 /// One decoded request to the Auth emulator.
 public struct AuthCall: Sendable {
     /// What to do.
@@ -79,6 +92,8 @@ public final class AuthService: Sendable {
     let clock: @Sendable () -> Date
     /// Held for the whole of each operation (it guards the store, not a value).
     let lock = Mutex(())
+    /// Told the project after each operation that may have changed its accounts or settings.
+    private let accountsObserver = Mutex<(@Sendable (_ project: String) -> Void)?>(nil)
 
     /// Creates the service.
     /// - Parameters:
@@ -96,7 +111,18 @@ public final class AuthService: Sendable {
     /// - Throws: `AuthError` as each operation documents (400 with a production code for
     ///   account errors, 501 outside the emulated subset, 500 when storage fails).
     public func perform(_ call: AuthCall) throws(AuthError) -> JSONValue {
-        try lock.withLock { _ throws(AuthError) in try performLocked(call) }
+        let result = try lock.withLock { _ throws(AuthError) in try performLocked(call) }
+        if call.operation.mayChangeAccounts, let observe = accountsObserver.withLock({ $0 }) { observe(call.project) }
+        return result
+    }
+
+    /// Sets (or, with nil, removes) the one observer told the project after every successful
+    /// operation that may have changed its accounts or settings (sign-ups, sign-ins, which
+    /// record `lastLoginAt`/`lastRefreshAt`, updates, deletes, clears, config changes). It runs
+    /// on the caller's thread after the operation's lock is released and must only enqueue work.
+    /// The Emulator UI's users table listens here (issue 15).
+    public func observeAccounts(_ observer: (@Sendable (_ project: String) -> Void)?) {
+        accountsObserver.withLock { $0 = observer }
     }
 
     private func performLocked(_ call: AuthCall) throws(AuthError) -> JSONValue {

@@ -137,7 +137,8 @@ public final class HearthApp: Sendable {
         let suite = try EmulatorSuite(options: options, config: config, project: project, store: store)
         self.suite = suite
         if config.uiEnabled {
-            let events = UIEventHub(project: project, engine: engine, journal: rules.journal, host: host)
+            let events = UIEventHub(
+                project: project, engine: engine, journal: rules.journal, host: host, auth: suite.authHandler?.service)
             let handler = EmulatorUIHandler(
                 project: project, config: config, dataDescription: dataDescription, importedFrom: options.importPath,
                 registry: suite.registry, firestore: handler, auth: suite.authHandler, functions: functionsHandler,

@@ -171,6 +171,27 @@ import Testing
         }
     }
 
+    @Test func theEventStreamTellsOfAuthAccountChangesSoTheUsersTableIsLive() async throws {
+        try await withEmulators(project: "demo-ui") { e in
+            let stream = try EventStreamReader(port: e.ui)
+            defer { stream.close() }
+            _ = try stream.read(until: "hearth events")
+            let signUp = try await Emulators.send(
+                "POST", e.authURL("/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k"), body: "{}")
+            #expect(signUp.status == 200)
+            let event = try stream.read(until: "\n\n", after: "event: auth")
+            #expect(event.contains("data: {}"))
+            // The UI's own forwarded calls change accounts too, and are told the same way.
+            let uid = signUp.json["localId"]?.string ?? ""
+            let update = try await Emulators.send(
+                "POST", e.uiURL("/api/auth/identitytoolkit.googleapis.com/v1/projects/demo-ui/accounts:update"),
+                body: #"{"localId":"\#(uid)","displayName":"Ada"}"#,
+                headers: ["Authorization": "Bearer owner", "Content-Type": "application/json"])
+            #expect(update.status == 200)
+            #expect(try stream.read(until: "\n\n", after: "event: auth").contains("data: {}"))
+        }
+    }
+
     @Test func uiEnabledFalseServesNoUI() async throws {
         let dir = try makeProjectDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

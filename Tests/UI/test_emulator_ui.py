@@ -325,6 +325,24 @@ def test_add_an_auth_user_in_the_ui_and_sign_in_with_it(hearth, browser):
     shot(browser, "auth-users")
 
 
+def test_the_users_table_is_live(hearth, browser):
+    """A user who signs up in an app, and one deleted by a test, show in the open Authentication
+    view without Refresh (the UI's `auth` event)."""
+    browser.get(hearth.url("ui", "/#/auth"))
+    wait(browser, visible("#users-table"))
+    email = f"dave-{uuid.uuid4().hex[:6]}@x.io"
+    uid, _ = sign_up(hearth, email)
+
+    def row_of(d):
+        return [r for r in d.find_elements(By.CSS_SELECTOR, '[data-testid="user-row"]') if email in r.text]
+
+    wait(browser, row_of)
+    status, body = http("POST", hearth.url("auth", f"/identitytoolkit.googleapis.com/v1/projects/{PROJECT}/accounts:delete"),
+                        {"localId": uid}, headers={"Authorization": "Bearer owner"})
+    assert status == 200, body
+    wait(browser, lambda d: not row_of(d))
+
+
 def test_rules_coverage_and_functions_pages(hearth, browser):
     browser.get(hearth.url("ui", "/#/rules"))
     wait(browser, lambda d: "rules_version" in d.find_element(By.TAG_NAME, "main").text)

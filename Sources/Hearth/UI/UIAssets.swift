@@ -397,7 +397,7 @@ function startEvents() {
   source = new EventSource('/api/events');
   source.onopen = () => { if (indicator) { indicator.textContent = 'live'; indicator.dataset.state = 'open'; } };
   source.onerror = () => { if (indicator) { indicator.textContent = 'reconnecting…'; indicator.dataset.state = 'error'; } };
-  for (const type of ['change', 'request', 'invocation', 'rules']) {
+  for (const type of ['change', 'request', 'invocation', 'rules', 'auth']) {
     source.addEventListener(type, (ev) => {
       let data;
       try { data = ev.data ? JSON.parse(ev.data) : {}; } catch (e) { showError(`Bad ${type} event: ${e.message}`); return; }
@@ -1139,15 +1139,15 @@ export function fieldEditor({ value, withName = false, nameLabel = 'Field name',
 
 """#,
         "views/auth.js": #"""
-// Authentication: the users of the Auth emulator, add / edit / delete.
+// Authentication: the users of the Auth emulator, add / edit / delete; live (the `auth` event).
 
-import { el, button, labelled, showError, showInfo, keepFocus } from '../app.js';
+import { el, button, labelled, showError, showInfo, keepFocus, onEvent, debounce } from '../app.js';
 import * as api from '../api.js';
 
 const COLUMNS = ['UID', 'Email', 'Display name', 'Providers', 'Disabled', 'Custom claims', 'Created', 'Actions'];
 
 export function mount(root) {
-  const s = { users: [], nextPageToken: null, editing: null, available: true };
+  const s = { users: [], nextPageToken: null, editing: null, available: true, stale: false };
   let rows = new Map(); // uid → {sig, tr}
 
   const email = el('input', { id: 'user-email', type: 'email', autocomplete: 'off', spellcheck: 'false' });
@@ -1174,6 +1174,26 @@ export function mount(root) {
       el('thead', {}, el('tr', {}, COLUMNS.map((h) => el('th', { scope: 'col' }, h)))), tbody)),
     more);
 
+  /** Reloads as many users as are shown (a change elsewhere: a sign-up, the Admin SDK, a test). */
+  async function reload() {
+    if (!s.available) return;
+    // An open editor would lose what was typed: wait until it closes.
+    if (s.editing !== null) { s.stale = true; return; }
+    const shown = Math.max(s.users.length, 1);
+    let users = [];
+    let token;
+    do {
+      const r = await api.listUsers(token);
+      users = users.concat(r.users);
+      token = r.nextPageToken;
+    } while (token && users.length < shown);
+    s.users = users;
+    s.nextPageToken = token || null;
+    s.stale = false;
+    render();
+  }
+  const live = debounce(reload, 250);
+
   async function load(append = false) {
     const cfg = await api.getConfig().catch(() => null);
     if (cfg && cfg.emulators && !cfg.emulators.auth) {
@@ -1184,6 +1204,7 @@ export function mount(root) {
       return;
     }
     const r = await api.listUsers(append ? s.nextPageToken : undefined);
+    if (!append) s.stale = false;
     s.users = append ? s.users.concat(r.users) : r.users;
     s.nextPageToken = r.nextPageToken;
     render();
@@ -1211,6 +1232,7 @@ export function mount(root) {
   }
 
   function render() {
+    if (s.editing === null && s.stale) live(); // a change waited for the editor to close
     const ids = new Set();
     for (const u of s.users) {
       for (const p of u.providerUserInfo || []) if (p.providerId) ids.add(p.providerId);
@@ -1306,8 +1328,9 @@ export function mount(root) {
   // Mounting refetches (each time the view is shown); so does coming back to the browser tab.
   const onVisible = () => { if (document.visibilityState === 'visible') load().catch(showError); };
   document.addEventListener('visibilitychange', onVisible);
+  const off = onEvent('auth', () => live());
   load().catch(showError);
-  return { destroy() { document.removeEventListener('visibilitychange', onVisible); } };
+  return { destroy() { off(); live.cancel(); document.removeEventListener('visibilitychange', onVisible); } };
 }
 
 /** A user without sign-in providers or email (the row shows "anonymous"). */

@@ -1,6 +1,7 @@
 import FirestoreAPI
 import FirestoreEngine
 import FirestoreModel
+import AuthEmulator
 import Functions
 import GoogleWire
 import HTTPServer
@@ -15,8 +16,10 @@ import Synchronization
 /// | `request` | one `RequestJournal` entry |
 /// | `invocation` | one `InvocationJournal` entry |
 /// | `rules` | `{}`: the rules in force were replaced |
+/// | `auth` | `{}`: an Auth operation may have changed the project's accounts (the users table reloads) |
 ///
-/// The hub listens to the engine, the rules journal and the functions host only while it runs
+/// The hub listens to the engine, the rules journal, the functions host and the Auth service
+/// (when Auth runs) only while it runs
 /// (`start`/`stop`); those sources just enqueue, and one task formats each event off their
 /// locks and writes it to every open stream. A comment line every 15 s keeps idle streams
 /// open and finds streams whose peer left. A stream whose peer does not read is ended once
@@ -27,6 +30,7 @@ final class UIEventHub: Sendable {
         case commit(CommittedChange)
         case journal(RequestJournal.Event)
         case invocation(InvocationJournal.Entry)
+        case accounts(project: String)
     }
 
     struct Registrations {
@@ -48,14 +52,16 @@ final class UIEventHub: Sendable {
     let engine: FirestoreEngine
     let journal: RequestJournal
     let host: FunctionsHost
+    let auth: AuthService?
     private let streams = Mutex<(next: Int, open: [Int: HTTPBodyStream])>((0, [:]))
     private let registrations = Mutex(Registrations())
 
-    init(project: String, engine: FirestoreEngine, journal: RequestJournal, host: FunctionsHost) {
+    init(project: String, engine: FirestoreEngine, journal: RequestJournal, host: FunctionsHost, auth: AuthService?) {
         self.project = project
         self.engine = engine
         self.journal = journal
         self.host = host
+        self.auth = auth
     }
 
     /// Whether any browser is listening (sources skip work otherwise).
@@ -76,6 +82,10 @@ final class UIEventHub: Sendable {
         let invocationToken = host.invocations.subscribe { [weak self] entry in
             guard self?.isListened == true else { return }
             continuation.yield(.invocation(entry))
+        }
+        auth?.observeAccounts { [weak self] changed in
+            guard changed == project, self?.isListened == true else { return }
+            continuation.yield(.accounts(project: changed))
         }
         // Unstructured on purpose: both tasks live as long as the UI server; `stop()` ends them.
         let pump = Task { [weak self] in
@@ -107,6 +117,7 @@ final class UIEventHub: Sendable {
         if let id = r.observer { engine.removeObserver(id) }
         if let id = r.journal { journal.unsubscribe(id) }
         if let id = r.invocations { host.invocations.unsubscribe(id) }
+        auth?.observeAccounts(nil)
         r.continuation?.finish()
         r.pump?.cancel()
         r.ping?.cancel()
@@ -173,6 +184,9 @@ final class UIEventHub: Sendable {
         case .invocation(let entry):
             name = "invocation"
             data = InvocationJournal.json(entry)
+        case .accounts:
+            name = "auth"
+            data = .object([])
         }
         return Array("event: \(name)\ndata: ".utf8) + data.serialized() + Array("\n\n".utf8)
     }
