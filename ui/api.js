@@ -174,6 +174,25 @@ export async function deleteUser(localId) {
   return request('POST', `${await accountsBase()}:delete`, { owner: true, body: { localId } });
 }
 
+async function authEmulatorBase() {
+  return `/api/auth/emulator/v1/projects/${await projectId()}`;
+}
+
+/** Deletes every user of the project. */
+export async function clearAllUsers() {
+  return request('DELETE', `${await authEmulatorBase()}/accounts`);
+}
+
+/** The emulator's project settings: `{signIn: {allowDuplicateEmails}, …}`. */
+export async function getAuthConfig() {
+  return request('GET', `${await authEmulatorBase()}/config`);
+}
+
+/** Changes the members of the settings present in `patch` (e.g. `{signIn: {allowDuplicateEmails: true}}`). */
+export async function updateAuthConfig(patch) {
+  return request('PATCH', `${await authEmulatorBase()}/config`, { body: patch });
+}
+
 // ---------------------------------------------------------------------------------------
 // Functions, requests, rules
 

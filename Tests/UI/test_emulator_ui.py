@@ -3,7 +3,8 @@
 One Hearth runs on the app's firebase/ directory (its rules and functions) in memory. The flows:
 browse to a feed item `sendMessage` wrote; edit a field and see a Python listener receive it;
 follow a denied request to its explanation beside the highlighted rules line; add an Auth user
-and sign in with it; run `cleanupPresence` and see its invocation. Every page is saved as a
+and sign in with it; run `cleanupPresence` and see its invocation; search the users, add and
+edit one with a phone number and photo, switch "one account per email address", clear all users. Every page is saved as a
 screenshot to .build/ui-screenshots/ (or $HEARTH_UI_SCREENSHOTS). Keyboard reachability and
 text contrast are checked on each page.
 
@@ -356,3 +357,123 @@ def test_rules_coverage_and_functions_pages(hearth, browser):
                                 for r in d.find_elements(By.CSS_SELECTOR, '[data-testid="rejected-row"]')))
     page_checks(browser)
     shot(browser, "functions")
+
+
+# --------------------------------------------------------------------------- gaps closed against the official UI
+
+OWNER = {"Authorization": "Bearer owner"}
+
+
+def accounts_url(hearth, op=""):
+    return hearth.url("auth", f"/identitytoolkit.googleapis.com/v1/projects/{PROJECT}/accounts{op}")
+
+
+def all_users(hearth):
+    status, body = http("POST", accounts_url(hearth, ":batchGet?maxResults=1000"), {}, OWNER)
+    assert status == 200, body
+    return body.get("users", [])
+
+
+def shown_uids(driver):
+    return [r.get_attribute("data-uid") for r in driver.find_elements(By.CSS_SELECTOR, '[data-testid="user-row"]')]
+
+
+def test_search_users_by_uid_email_name_and_phone(hearth, browser):
+    tag = uuid.uuid4().hex[:6]
+    made = {}
+    for key, body in (("erin", {"email": f"erin-{tag}@x.io", "password": "secret123", "displayName": f"Erin {tag}"}),
+                      ("frank", {"email": f"frank-{tag}@x.io", "password": "secret123", "phoneNumber": f"+1 555 7{int(tag, 16) % 10**6:06d}"}),
+                      ("gina", {"displayName": "Gina"}), ("hank", {"email": f"hank-{uuid.uuid4().hex[:6]}@x.io"})):
+        status, r = http("POST", accounts_url(hearth), body, OWNER)
+        assert status == 200, r
+        made[key] = r["localId"]
+    browser.get(hearth.url("ui", "/#/auth"))
+    wait(browser, lambda d: set(made.values()) <= set(shown_uids(d)))
+    total = len(shown_uids(browser))
+    assert total >= 4, "a user no search below matches"
+    search = browser.find_element(By.ID, "user-search")
+    for text, expected in ((tag, {made["erin"], made["frank"]}), (f"ERIN {tag}", {made["erin"]}),
+                           (f"7{int(tag, 16) % 10**6:06d}", {made["frank"]}), (made["gina"][3:15], {made["gina"]})):
+        search.clear()
+        search.send_keys(text)
+        wait(browser, lambda d: set(shown_uids(d)) == expected)
+        assert f"{len(expected)} of" in browser.find_element(By.ID, "user-count").text
+    search.clear()
+    search.send_keys("no-such-user-anywhere")
+    wait(browser, lambda d: not shown_uids(d) and "No users match" in d.find_element(By.ID, "user-rows").text)
+    search.send_keys(Keys.ESCAPE)
+    wait(browser, lambda d: len(shown_uids(d)) == total)
+    search.send_keys(tag)
+    wait(browser, lambda d: len(shown_uids(d)) == 2)
+    page_checks(browser)
+    shot(browser, "auth-search")
+    search.clear()
+    search.send_keys(Keys.ESCAPE)
+
+
+def test_add_and_edit_a_phone_user_with_a_photo(hearth, browser):
+    phone, photo = f"+44 20 7946 {uuid.uuid4().int % 10**4:04d}", "https://example.com/p.png"
+    browser.get(hearth.url("ui", "/#/auth"))
+    wait(browser, visible("#user-phone")).send_keys(phone)
+    browser.find_element(By.ID, "user-photo").send_keys(photo)
+    browser.find_element(By.ID, "add-user").click()
+    wait(browser, lambda d: any(phone in r.text for r in d.find_elements(By.CSS_SELECTOR, '[data-testid="user-row"]')))
+    user = next(u for u in all_users(hearth) if u.get("phoneNumber") == phone)
+    assert user.get("photoUrl") == photo and "email" not in user, user
+    assert [p["providerId"] for p in user["providerUserInfo"]] == ["phone"], user
+    row = browser.find_element(By.CSS_SELECTOR, f'[data-testid="user-row"][data-uid="{user["localId"]}"]')
+    row.find_element(By.CSS_SELECTOR, '[data-testid="edit-user"]').click()
+    new_phone = phone[:-4] + "0000"
+    box = wait(browser, visible("#edit-phone"))
+    assert box.get_attribute("value") == phone
+    box.clear()
+    box.send_keys(new_phone)
+    photo_box = browser.find_element(By.ID, "edit-photo")
+    assert photo_box.get_attribute("value") == photo
+    photo_box.clear()
+    browser.find_element(By.ID, "edit-save").click()
+    wait(browser, lambda d: not d.find_elements(By.ID, "edit-phone"))
+    after = next(u for u in all_users(hearth) if u["localId"] == user["localId"])
+    assert after.get("phoneNumber") == new_phone and "photoUrl" not in after, after
+
+
+def test_the_one_account_per_email_setting(hearth, browser):
+    config = hearth.url("auth", f"/emulator/v1/projects/{PROJECT}/config")
+
+    def allow():
+        status, body = http("GET", config)
+        assert status == 200, body
+        return body["signIn"]["allowDuplicateEmails"]
+
+    assert allow() is False
+    browser.get(hearth.url("ui", "/#/auth"))
+    box = wait(browser, lambda d: (lambda b: b if b.is_enabled() else None)(d.find_element(By.ID, "one-account-per-email")))
+    assert box.is_selected(), "one account per email address is the default"
+    box.click()
+    wait(browser, lambda d: allow() is True)
+    browser.refresh()
+    box = wait(browser, lambda d: (lambda b: b if b.is_enabled() else None)(d.find_element(By.ID, "one-account-per-email")))
+    assert not box.is_selected(), "the page shows the setting in force"
+    assert "another account" in browser.find_element(By.ID, "one-account-hint").text
+    box.click()
+    wait(browser, lambda d: allow() is False)
+    wait(browser, lambda d: d.find_element(By.ID, "one-account-per-email").is_selected())
+
+
+def test_clear_all_users_asks_first(hearth, browser):
+    """Last of the file: it deletes every user."""
+    sign_up(hearth, f"zed-{uuid.uuid4().hex[:6]}@x.io")
+    browser.get(hearth.url("ui", "/#/auth"))
+    wait(browser, lambda d: shown_uids(d))
+    before = len(all_users(hearth))
+    browser.find_element(By.ID, "clear-users").click()
+    wait(browser, EC.alert_is_present()).dismiss()
+    time.sleep(0.5)
+    assert len(all_users(hearth)) == before, "dismissed: nothing deleted"
+    browser.find_element(By.ID, "clear-users").click()
+    alert = wait(browser, EC.alert_is_present())
+    assert "ALL users" in alert.text
+    alert.accept()
+    wait(browser, lambda d: not shown_uids(d) and "No users" in d.find_element(By.ID, "user-rows").text)
+    assert all_users(hearth) == []
+    shot(browser, "auth-cleared")
