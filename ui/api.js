@@ -137,6 +137,16 @@ export async function listCollectionIds(docPath = '') {
   return ids;
 }
 
+/**
+ * Runs a REST `StructuredQuery` under a document path ('' = the root): the documents it
+ * returns, in query order (the stream's entries without a document are dropped).
+ */
+export async function runQuery(parentPath, structuredQuery) {
+  const url = `${await docsBase()}${parentPath ? '/' + enc(parentPath) : ''}:runQuery`;
+  const r = await request('POST', url, { owner: true, body: { structuredQuery } });
+  return (Array.isArray(r) ? r : [r]).map((x) => x?.document).filter(Boolean);
+}
+
 /** Commits writes (at most 500) atomically. */
 export async function commit(writes) {
   return request('POST', `${await docsBase()}:commit`, { owner: true, body: { writes } });

@@ -4,7 +4,8 @@ One Hearth runs on the app's firebase/ directory (its rules and functions) in me
 browse to a feed item `sendMessage` wrote; edit a field and see a Python listener receive it;
 follow a denied request to its explanation beside the highlighted rules line; add an Auth user
 and sign in with it; run `cleanupPresence` and see its invocation; search the users, add and
-edit one with a phone number and photo, switch "one account per email address", clear all users. Every page is saved as a
+edit one with a phone number and photo, switch "one account per email address", clear all users;
+filter and sort a collection (paged by cursor) and see the filter re-run on live writes. Every page is saved as a
 screenshot to .build/ui-screenshots/ (or $HEARTH_UI_SCREENSHOTS). Keyboard reachability and
 text contrast are checked on each page.
 
@@ -361,6 +362,8 @@ def test_rules_coverage_and_functions_pages(hearth, browser):
 
 # --------------------------------------------------------------------------- gaps closed against the official UI
 
+from selenium.webdriver.support.ui import Select  # noqa: E402
+
 OWNER = {"Authorization": "Bearer owner"}
 
 
@@ -376,6 +379,10 @@ def all_users(hearth):
 
 def shown_uids(driver):
     return [r.get_attribute("data-uid") for r in driver.find_elements(By.CSS_SELECTOR, '[data-testid="user-row"]')]
+
+
+def shown_doc_ids(driver):
+    return [a.get_attribute("data-id") for a in driver.find_elements(By.CSS_SELECTOR, '[data-testid="doc-item"]')]
 
 
 def test_search_users_by_uid_email_name_and_phone(hearth, browser):
@@ -458,6 +465,100 @@ def test_the_one_account_per_email_setting(hearth, browser):
     box.click()
     wait(browser, lambda d: allow() is False)
     wait(browser, lambda d: d.find_element(By.ID, "one-account-per-email").is_selected())
+
+
+def seed_ranked(hearth, collection):
+    """60 documents r00…r59: score (i*7) % 60 (each of 0…59 once), team red for i % 3 == 0, tags [t(i%4)]."""
+    writes = []
+    for i in range(60):
+        writes.append({"update": {
+            "name": f"projects/{PROJECT}/databases/(default)/documents/{collection}/r{i:02d}",
+            "fields": {"score": {"integerValue": str(i * 7 % 60)},
+                       "team": {"stringValue": "red" if i % 3 == 0 else "blue"},
+                       "tags": {"arrayValue": {"values": [{"stringValue": f"t{i % 4}"}]}}}}})
+    status, body = http("POST", hearth.url("firestore", f"{hearth.documents}:commit"), {"writes": writes}, OWNER)
+    assert status == 200, body
+
+
+def apply_filter(driver, field, op, value_type=None, value=None, sort=""):
+    toggle = wait(driver, visible("#filter-toggle"))
+    if toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()
+    box = wait(driver, visible("#filter-field"))
+    box.clear()
+    box.send_keys(field)
+    Select(driver.find_element(By.ID, "filter-op")).select_by_value(op)
+    if value_type:
+        Select(driver.find_element(By.ID, "filter-type")).select_by_value(value_type)
+    if value is not None:
+        v = driver.find_element(By.ID, "filter-value")
+        v.clear()
+        v.send_keys(value)
+    driver.find_element(By.ID, f"filter-sort-{sort or 'none'}").click()
+    driver.find_element(By.ID, "filter-apply").click()
+    wait(driver, lambda d: not d.find_elements(By.ID, "filter-form"))
+
+
+def test_a_firestore_filter_returns_the_matching_documents_sorted_and_paged(hearth, browser):
+    coll = f"ranked{uuid.uuid4().hex[:4]}"
+    seed_ranked(hearth, coll)
+    score = {f"r{i:02d}": i * 7 % 60 for i in range(60)}
+    browser.get(hearth.url("ui", f"/#/firestore/{coll}"))
+    wait(browser, lambda d: len(shown_doc_ids(d)) == 50)
+    # score >= 5, highest first: 55 documents, a page of 50 and then 5 after the cursor.
+    apply_filter(browser, "score", ">=", "number", "5", sort="desc")
+    expected = sorted((k for k, v in score.items() if v >= 5), key=lambda k: -score[k])
+    wait(browser, lambda d: shown_doc_ids(d) == expected[:50])
+    assert "50 matching documents loaded (more available)" in browser.find_element(By.ID, "doc-count").text
+    assert 'where("score", ">=", 5)' in browser.find_element(By.ID, "filter-summary").text
+    shot(browser, "firestore-filter")
+    browser.find_element(By.ID, "load-more").click()
+    wait(browser, lambda d: shown_doc_ids(d) == expected)
+    assert not browser.find_elements(By.ID, "load-more")
+    # Strings, one per line, for a list operator; no sort: by document id.
+    apply_filter(browser, "tags", "array-contains-any", "string", "t1\nt2")
+    wait(browser, lambda d: shown_doc_ids(d) == [f"r{i:02d}" for i in range(60) if i % 4 in (1, 2)])
+    # JSON: a list of values for not-in.
+    apply_filter(browser, "team", "not-in", "JSON", '"blue"\n"green"')
+    wait(browser, lambda d: shown_doc_ids(d) == [f"r{i:02d}" for i in range(0, 60, 3)])
+    # The filter is kept for its collection while the view is open: a document opens beside it.
+    browser.find_element(By.CSS_SELECTOR, '[data-testid="doc-item"][data-id="r03"]').click()
+    wait(browser, lambda d: any("red" in r.text for r in d.find_elements(By.CSS_SELECTOR, '[data-testid="field-row"][data-field="team"]')))
+    assert shown_doc_ids(browser) == [f"r{i:02d}" for i in range(0, 60, 3)]
+    page_checks(browser)
+    browser.find_element(By.ID, "clear-filter").click()
+    wait(browser, lambda d: shown_doc_ids(d) == [f"r{i:02d}" for i in range(50)])
+    assert not browser.find_elements(By.ID, "filter-summary")
+
+
+def test_a_filter_reruns_its_query_on_a_live_write(hearth, browser):
+    coll = f"ranked{uuid.uuid4().hex[:4]}"
+    seed_ranked(hearth, coll)
+    score = {f"r{i:02d}": i * 7 % 60 for i in range(60)}
+    browser.get(hearth.url("ui", f"/#/firestore/{coll}"))
+    wait(browser, lambda d: len(shown_doc_ids(d)) == 50)
+    apply_filter(browser, "score", ">", "number", "49", sort="desc")
+    top = sorted((k for k, v in score.items() if v > 49), key=lambda k: -score[k])
+    wait(browser, lambda d: shown_doc_ids(d) == top)
+
+    def put(doc, n):
+        status, body = http("PATCH", hearth.url("firestore", f"{hearth.documents}/{coll}/{doc}?updateMask.fieldPaths=score"),
+                            {"fields": {"score": {"integerValue": str(n)}}}, OWNER)
+        assert status == 200, body
+
+    # A new document goes where the query puts it (first: the highest score), not in id order.
+    put("zz-top", 1000)
+    wait(browser, lambda d: shown_doc_ids(d) == ["zz-top"] + top)
+    # A document modified out of the filter leaves the list; one modified into it joins it.
+    put("zz-top", 1)
+    put(top[0], 0)
+    put("r00", 55)  # score 0 before
+    expected = sorted([k for k in top[1:]] + ["r00"], key=lambda k: -(55 if k == "r00" else score[k]))
+    wait(browser, lambda d: shown_doc_ids(d) == expected)
+    # Deleted: gone.
+    status, _ = http("DELETE", hearth.url("firestore", f"{hearth.documents}/{coll}/r00"), headers=OWNER)
+    assert status == 200
+    wait(browser, lambda d: shown_doc_ids(d) == [k for k in expected if k != "r00"])
 
 
 def test_clear_all_users_asks_first(hearth, browser):

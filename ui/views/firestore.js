@@ -4,11 +4,15 @@
 // The three panes follow the path: for a collection path the panes show its parent's
 // collections and its documents; for a document path also the document. Documents are
 // listed a page at a time (never the whole collection). Live `change` events patch the
-// document list in place and refetch only the pane whose data changed.
+// document list in place and refetch only the pane whose data changed. A collection may be
+// filtered and sorted (one filter per collection path, kept while the view is open): its
+// list is then a structured query, paged with a cursor, that a live change re-runs.
 
 import { el, button, showError, showInfo, onEvent, debounce, firestoreHash, keepFocus } from '../app.js';
 import * as api from '../api.js';
 import { fieldEditor, typeOf, typeLabel, display, children, patchFor, DELETE, refPath, fieldPath, arrayValues, valueAt } from '../values.js';
+import { structuredQuery, cursorAfter, describe } from '../query.js';
+import { filterForm } from './collection-filter.js';
 
 const PAGE_SIZE = 50;
 const DELETE_PAGE = 500; // commit batches are at most 500 writes
@@ -25,6 +29,8 @@ export function mount(root, rest) {
     expanded: new Set(), editing: null, editSeq: 0,
     gen: { cols: 0, docs: 0, doc: 0 }, busy: false,
     writes: 0, // count of our PATCH answers applied to `document` (newer than reads in flight)
+    filters: new Map(), // collection path → filter ({field, op, type, text, sort}, ../query.js)
+    filter: null, filterOpen: false, // the filter of `coll` in force; its form shown
   };
   const crumbs = el('nav', { class: 'crumbs', 'aria-label': 'Firestore path' });
   const colsPane = el('section', { class: 'pane', id: 'collections-pane', 'aria-label': 'Collections' });
@@ -50,7 +56,10 @@ export function mount(root, rest) {
     else if (n > 0) { doc = join(segs); coll = join(segs.slice(0, -1)); parent = join(segs.slice(0, -2)); }
     const parentChanged = parent !== s.parent, collChanged = coll !== s.coll, docChanged = doc !== s.doc;
     s.parent = parent;
-    if (collChanged) { s.coll = coll; s.docs = []; s.missing = new Set(); s.nextPageToken = null; }
+    if (collChanged) {
+      s.coll = coll; s.docs = []; s.missing = new Set(); s.nextPageToken = null;
+      s.filter = (coll && s.filters.get(coll)) || null; s.filterOpen = false;
+    }
     if (docChanged) { s.doc = doc; s.editing = null; s.expanded.clear(); s.document = undefined; s.subcollections = []; }
     renderCrumbs(segs);
     if (parentChanged) loadCollections(); else markSelected(colsPane, 'collection-item', coll ? lastSeg(coll) : null);
@@ -104,15 +113,14 @@ export function mount(root, rest) {
     const gen = ++s.gen.docs;
     if (!s.coll) { renderDocs(); return; }
     s.docsLoading = true;
-    const refresh = !more && dom.coll === s.coll; // the list shown stays until the answer
+    // A live refresh (same collection, same filter) keeps the list shown until the answer.
+    const refresh = !more && dom.coll === s.coll && dom.filter === s.filter;
     if (!more && !refresh) renderDocs();
     try {
-      // showMissing: also the ids that only hold subcollections (they come without createTime).
-      const r = await api.listDocuments(s.coll, { pageSize: PAGE_SIZE, pageToken: more ? s.nextPageToken : undefined, namesOnly: true, showMissing: true });
+      const r = await (s.filter ? queryPage(more, refresh) : listPage(more));
       if (gen !== s.gen.docs) return;
-      const ids = r.documents.map((d) => lastSeg(refPath(d.name)));
-      const missing = r.documents.filter((d) => !d.createTime).map((d) => lastSeg(refPath(d.name)));
-      s.nextPageToken = r.nextPageToken;
+      const { ids, missing } = r;
+      s.nextPageToken = r.next;
       s.docsLoading = false;
       if (more) {
         // Append the page to the list in place (the items already shown stay as they are).
@@ -140,6 +148,36 @@ export function mount(root, rest) {
       showError(err);
       updateDocsMeta();
     }
+  }
+
+  /** The next (or first) page of the collection: `{ids, missing, next}` (next: a page token). */
+  async function listPage(more) {
+    // showMissing: also the ids that only hold subcollections (they come without createTime).
+    const r = await api.listDocuments(s.coll, { pageSize: PAGE_SIZE, pageToken: more ? s.nextPageToken : undefined, namesOnly: true, showMissing: true });
+    return {
+      ids: r.documents.map((d) => lastSeg(refPath(d.name))),
+      missing: r.documents.filter((d) => !d.createTime).map((d) => lastSeg(refPath(d.name))),
+      next: r.nextPageToken,
+    };
+  }
+
+  /**
+   * The next (or first) page of the filter's query: `{ids, missing: [], next}` (next: the
+   * cursor after the page's last document). A refresh asks for as many as are shown. One
+   * more than the page is asked for, so "Load more" shows only when there is more.
+   */
+  async function queryPage(more, refresh) {
+    const { query, orderPaths } = structuredQuery(lastSeg(s.coll), s.filter);
+    const limit = refresh ? Math.max(PAGE_SIZE, s.docs.length) : PAGE_SIZE;
+    if (more) query.startAt = s.nextPageToken;
+    query.limit = limit + 1;
+    const docs = await api.runQuery(segsOf(s.coll).slice(0, -1).join('/'), query);
+    const page = docs.slice(0, limit);
+    return {
+      ids: page.map((d) => lastSeg(refPath(d.name))),
+      missing: [],
+      next: docs.length > limit ? cursorAfter(page[page.length - 1], orderPaths) : null,
+    };
   }
 
   async function loadDoc() {
@@ -205,7 +243,7 @@ export function mount(root, rest) {
 
   // The list is built once per collection; live changes and "Load more" then insert and
   // remove single items, so elements a user (or a test) holds stay valid.
-  const dom = { coll: null, docList: null, docCount: null, docEmpty: null, moreBox: null };
+  const dom = { coll: null, filter: null, docList: null, docCount: null, docEmpty: null, moreBox: null, filterForm: null };
 
   function renderDocs() {
     dom.coll = s.coll;
@@ -214,18 +252,55 @@ export function mount(root, rest) {
       docsPane.replaceChildren(el('p', { class: 'empty' }, 'Select a collection'));
       return;
     }
+    dom.filter = s.filter;
     dom.docList = el('ul', { class: 'items', 'aria-label': `Documents of ${lastSeg(s.coll)}` }, s.docs.map(docItem));
     dom.docCount = el('p', { class: 'meta', id: 'doc-count', 'aria-live': 'polite' });
-    dom.docEmpty = el('p', { class: 'empty' }, 'No documents');
+    dom.docEmpty = el('p', { class: 'empty', id: 'doc-empty' }, s.filter ? 'No documents match the filter' : 'No documents');
     dom.moreBox = el('div', { class: 'more' });
+    // The form survives redraws of the list (a live change while typing in it).
+    if (s.filterOpen && dom.filterForm?.coll !== s.coll) {
+      dom.filterForm = filterForm({
+        collectionId: lastSeg(s.coll), initial: s.filter,
+        onApply: (f) => setFilter(f), onClear: () => setFilter(null), onCancel: () => toggleFilter(false),
+      });
+      dom.filterForm.coll = s.coll;
+    } else if (!s.filterOpen) dom.filterForm = null;
+    const summary = s.filter
+      ? el('div', { class: 'filter-summary', id: 'filter-summary' },
+        el('code', { 'data-testid': 'filter-description' }, describe(s.filter)),
+        button('Clear filter', () => setFilter(null), { class: 'small', id: 'clear-filter' }))
+      : null;
     keepFocus(docsPane, () => docsPane.replaceChildren(
       el('header', { class: 'pane-head' },
         el('h2', { title: s.coll }, lastSeg(s.coll)),
         el('div', { class: 'actions' },
+          button(s.filter ? 'Filter (on)' : 'Filter', () => toggleFilter(!s.filterOpen), {
+            id: 'filter-toggle', 'aria-expanded': String(s.filterOpen), 'aria-controls': 'filter-form', class: s.filter ? 'on' : null,
+          }),
           button('Add document', addDocument, { id: 'add-document' }),
           button('Delete collection', deleteCollection, { id: 'delete-collection', class: 'danger' }))),
-      dom.docCount, dom.docEmpty, dom.docList, dom.moreBox));
+      ...[dom.filterForm, summary].filter(Boolean), dom.docCount, dom.docEmpty, dom.docList, dom.moreBox));
     updateDocsMeta();
+  }
+
+  /** Shows or hides the filter form (focus goes into it, or back to its button). */
+  function toggleFilter(open) {
+    s.filterOpen = open;
+    if (!open) dom.filterForm = null;
+    renderDocs();
+    if (open) dom.filterForm?.focusFirst();
+    else document.getElementById('filter-toggle')?.focus();
+  }
+
+  /** Puts `f` in force for the open collection (null: no filter) and lists from the start. */
+  function setFilter(f) {
+    if (f) s.filters.set(s.coll, f); else s.filters.delete(s.coll);
+    s.filter = f;
+    s.filterOpen = false;
+    dom.filterForm = null;
+    s.docs = []; s.missing = new Set(); s.nextPageToken = null;
+    loadDocs(false);
+    document.getElementById('filter-toggle')?.focus();
   }
 
   /** The count line, the "No documents" note and the "Load more" button. */
@@ -233,7 +308,7 @@ export function mount(root, rest) {
     if (!dom.docList) return;
     const n = s.docs.length;
     dom.docCount.textContent = s.docsLoading && !n ? 'Loading…'
-      : `${n} document${n === 1 ? '' : 's'}${s.nextPageToken ? ' loaded (more available)' : ''}`;
+      : `${n} ${s.filter ? 'matching ' : ''}document${n === 1 ? '' : 's'}${s.nextPageToken ? ' loaded (more available)' : ''}`;
     dom.docEmpty.hidden = n > 0 || s.docsLoading;
     const more = document.getElementById('load-more');
     if (s.nextPageToken && !more) dom.moreBox.append(button('Load more', () => loadDocs(true), { id: 'load-more' }));
@@ -258,6 +333,7 @@ export function mount(root, rest) {
 
   /** Updates the missing mark of a listed id in place (the element stays the same). */
   function setMissing(id, missing) {
+    if (s.filter) { if (missing) removeDoc(id); return; } // a missing document matches no filter
     if (missing) s.missing.add(id); else s.missing.delete(id);
     const a = dom.docList?.querySelector(`[data-testid="doc-item"][data-id="${CSS.escape(id)}"]`);
     if (a) markMissing(a, missing);
@@ -539,6 +615,7 @@ export function mount(root, rest) {
 
   /** Adds a document id to the open list when it falls inside the loaded range. */
   function insertDoc(id, missing = false) {
+    if (s.filter) { refreshFiltered(); return; } // where it goes is the query's to say
     if (s.docs.includes(id)) { if (!missing && s.missing.has(id)) setMissing(id, false); return; }
     const last = s.docs[s.docs.length - 1];
     if (s.nextPageToken && last !== undefined && !(id < last)) return; // it will come with "Load more"
@@ -559,6 +636,7 @@ export function mount(root, rest) {
   }
 
   const refreshCollections = debounce(loadCollections, 250);
+  const refreshFiltered = debounce(() => { if (s.filter) loadDocs(false); }, 250);
   const refreshDoc = debounce(loadDoc, 150);
 
   function onChange(ev) {
@@ -568,7 +646,11 @@ export function mount(root, rest) {
       const rel = refPath(c.path);
       const segs = segsOf(rel);
       const parentColl = segs.slice(0, -1).join('/');
-      if (s.coll && parentColl === s.coll) {
+      if (s.filter) {
+        // Whether and where a document is listed: the query says (a modified one too). One
+        // deeper down only makes a missing ancestor, which no filter matches.
+        if (parentColl === s.coll) refreshFiltered();
+      } else if (s.coll && parentColl === s.coll) {
         const id = segs[segs.length - 1];
         if (c.kind === 'removed') {
           // An id that still holds subcollections stays listed, as a missing document.
@@ -596,7 +678,7 @@ export function mount(root, rest) {
     update: apply,
     destroy() {
       off();
-      refreshCollections.cancel(); refreshDoc.cancel();
+      refreshCollections.cancel(); refreshDoc.cancel(); refreshFiltered.cancel();
       s.gen.cols++; s.gen.docs++; s.gen.doc++;
     },
   };

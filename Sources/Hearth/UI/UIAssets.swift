@@ -144,6 +144,16 @@ export async function listCollectionIds(docPath = '') {
   return ids;
 }
 
+/**
+ * Runs a REST `StructuredQuery` under a document path ('' = the root): the documents it
+ * returns, in query order (the stream's entries without a document are dropped).
+ */
+export async function runQuery(parentPath, structuredQuery) {
+  const url = `${await docsBase()}${parentPath ? '/' + enc(parentPath) : ''}:runQuery`;
+  const r = await request('POST', url, { owner: true, body: { structuredQuery } });
+  return (Array.isArray(r) ? r : [r]).map((x) => x?.document).filter(Boolean);
+}
+
 /** Commits writes (at most 500) atomically. */
 export async function commit(writes) {
   return request('POST', `${await docsBase()}:commit`, { owner: true, body: { writes } });
@@ -537,6 +547,195 @@ else start();
 </html>
 
 """##,
+        "query.js": #"""
+// The Firestore view's collection filter as a structured query: what the form holds, the
+// `StructuredQuery` it runs (Firestore REST v1 `runQuery`), and the cursor of its next page.
+//
+// A filter is `{field, op, type, text, sort}`: `field` a field path as typed (dots separate
+// segments, backticks quote one), `op` one of OPERATORS or '' (no condition), `type` one of
+// VALUE_TYPES, `text` the value as typed (one per line for the operators that take a list),
+// `sort` '', 'asc' or 'desc' (ordered by `field`). No DOM here.
+
+import { fieldPath, checkValue } from './values.js';
+
+/** Operators in menu order: [op, REST FieldFilter operator, label, takes a list]. */
+export const OPERATORS = [
+  ['==', 'EQUAL', '(==) equal to', false],
+  ['!=', 'NOT_EQUAL', '(!=) not equal to', false],
+  ['<', 'LESS_THAN', '(<) less than', false],
+  ['<=', 'LESS_THAN_OR_EQUAL', '(<=) less than or equal to', false],
+  ['>', 'GREATER_THAN', '(>) greater than', false],
+  ['>=', 'GREATER_THAN_OR_EQUAL', '(>=) greater than or equal to', false],
+  ['array-contains', 'ARRAY_CONTAINS', '(array-contains) an array containing', false],
+  ['in', 'IN', '(in) equal to any of', true],
+  ['array-contains-any', 'ARRAY_CONTAINS_ANY', '(array-contains-any) an array containing any of', true],
+  ['not-in', 'NOT_IN', '(not-in) equal to none of', true],
+];
+const BY_OP = new Map(OPERATORS.map((o) => [o[0], o]));
+
+/** The value types a condition's text is read as. */
+export const VALUE_TYPES = ['string', 'number', 'boolean', 'null', 'JSON'];
+
+/** Whether `op` takes a list of values (one per line). */
+export const takesList = (op) => !!BY_OP.get(op)?.[3];
+
+/** Operators after which Firestore orders by the filtered field first (inequalities). */
+const INEQUALITY = new Set(['!=', '<', '<=', '>', '>=', 'not-in']);
+
+/**
+ * The segments of a typed field path: `a.b` → ['a', 'b'], `` `a.b`.c `` → ['a.b', 'c'].
+ * - Throws: an Error naming the problem (empty segment, unclosed backtick).
+ */
+export function parseFieldPath(text) {
+  const s = text.trim();
+  if (!s) throw new Error('Enter a field path, e.g. address.city');
+  const segs = [];
+  let cur = '', quoted = false, wasQuoted = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (quoted) {
+      if (c === '\\' && i + 1 < s.length) cur += s[++i];
+      else if (c === '`') quoted = false;
+      else cur += c;
+    } else if (c === '`') { quoted = true; wasQuoted = true; }
+    else if (c === '.') {
+      if (!cur && !wasQuoted) throw new Error(`Empty segment in field path "${s}"`);
+      segs.push(cur); cur = ''; wasQuoted = false;
+    } else cur += c;
+  }
+  if (quoted) throw new Error(`Unclosed backtick in field path "${s}"`);
+  if (!cur && !wasQuoted) throw new Error(`Empty segment in field path "${s}"`);
+  segs.push(cur);
+  return segs;
+}
+
+/** A plain JSON value as a REST value: objects become maps, arrays arrays, numbers int or double. */
+function restOf(js) {
+  if (js === null) return { nullValue: null };
+  switch (typeof js) {
+    case 'boolean': return { booleanValue: js };
+    case 'string': return { stringValue: js };
+    case 'number': return Number.isInteger(js) ? { integerValue: String(js) } : { doubleValue: js };
+  }
+  if (Array.isArray(js)) return { arrayValue: { values: js.map(restOf) } };
+  return { mapValue: { fields: Object.fromEntries(Object.entries(js).map(([k, v]) => [k, restOf(v)])) } };
+}
+
+const REST_KEYS = /^(string|integer|double|boolean|null|timestamp|geoPoint|reference|bytes|map|array)Value$/;
+
+/**
+ * One typed value: `text` read as `type`. JSON: plain JSON (`{"a": 1}` a map), or one REST
+ * value (`{"timestampValue": "2026-01-01T00:00:00Z"}`) for the types JSON has no word for.
+ * - Throws: an Error saying what `text` should look like.
+ */
+export function parseValue(type, text) {
+  const s = text.trim();
+  switch (type) {
+    case 'string': return { stringValue: text };
+    case 'number': {
+      if (/^-?\d+$/.test(s)) {
+        const n = BigInt(s);
+        if (n <= 9223372036854775807n && n >= -9223372036854775808n) return { integerValue: n.toString() };
+      }
+      if (s === 'NaN') return { doubleValue: 'NaN' };
+      const n = Number(s);
+      if (s === '' || isNaN(n)) throw new Error(`Not a number: ${text}`);
+      return { doubleValue: isFinite(n) ? n : (n > 0 ? 'Infinity' : '-Infinity') };
+    }
+    case 'boolean':
+      if (s === 'true' || s === 'false') return { booleanValue: s === 'true' };
+      throw new Error(`A boolean is true or false, not ${text}`);
+    case 'null': return { nullValue: null };
+    case 'JSON': {
+      let js;
+      try { js = JSON.parse(s); } catch (e) { throw new Error(`Invalid JSON: ${e.message}`); }
+      if (js && typeof js === 'object' && !Array.isArray(js)) {
+        const keys = Object.keys(js);
+        if (keys.length === 1 && REST_KEYS.test(keys[0])) { checkValue(js); return js; }
+      }
+      return restOf(js);
+    }
+  }
+  throw new Error(`Unknown value type ${type}`);
+}
+
+/** The values of a filter: one, or (list operators) one per non-empty line. */
+function valuesOf(f) {
+  if (!takesList(f.op)) return [parseValue(f.type, f.type === 'string' ? f.text : f.text.trim())];
+  const lines = f.type === 'null' ? [''] : f.text.split('\n').filter((l) => l.trim() !== '');
+  if (!lines.length) throw new Error('Enter at least one value, one per line');
+  if (lines.length > 30) throw new Error(`"${f.op}" takes at most 30 values`);
+  return lines.map((l) => parseValue(f.type, l));
+}
+
+/**
+ * The parts of the query a filter runs on collection `collectionId`: `{query, orderPaths}`.
+ * `query` is a REST `StructuredQuery` without cursor and limit, ordered explicitly (the
+ * filtered field first when sorted or after an inequality, then `__name__`), selecting only
+ * the ordered field so a page stays small; `orderPaths` are the ordered fields' segments.
+ * - Throws: an Error for a bad field path or value.
+ * Source: Firestore REST v1 `StructuredQuery` (FieldFilter, UnaryFilter, Order, Cursor).
+ */
+export function structuredQuery(collectionId, f) {
+  const segs = parseFieldPath(f.field);
+  const field = { fieldPath: fieldPath(segs) };
+  const q = { from: [{ collectionId }] };
+  if (f.op) {
+    const [, restOp, , list] = BY_OP.get(f.op) || [];
+    if (!restOp) throw new Error(`Unknown operator ${f.op}`);
+    const values = valuesOf(f);
+    const only = values[0];
+    // As the SDKs send them: == / != null and NaN are unary filters.
+    if (!list && (f.op === '==' || f.op === '!=') && (only.nullValue !== undefined || only.doubleValue === 'NaN')) {
+      const isNull = only.nullValue !== undefined;
+      const op = f.op === '==' ? (isNull ? 'IS_NULL' : 'IS_NAN') : (isNull ? 'IS_NOT_NULL' : 'IS_NOT_NAN');
+      q.where = { unaryFilter: { op, field } };
+    } else {
+      q.where = { fieldFilter: { field, op: restOp, value: list ? { arrayValue: { values } } : only } };
+    }
+  }
+  const ordered = f.sort || INEQUALITY.has(f.op);
+  const direction = f.sort === 'desc' ? 'DESCENDING' : 'ASCENDING';
+  q.orderBy = [...(ordered ? [{ field, direction }] : []), { field: { fieldPath: '__name__' }, direction }];
+  q.select = { fields: [ordered ? field : { fieldPath: '__name__' }] };
+  return { query: q, orderPaths: ordered ? [segs] : [] };
+}
+
+/**
+ * The cursor after `doc` (a REST Document) for a query ordered by `orderPaths` then `__name__`:
+ * `{values, before: false}` (start after it).
+ */
+export function cursorAfter(doc, orderPaths) {
+  const values = orderPaths.map((segs) => {
+    let v = { mapValue: { fields: doc.fields || {} } };
+    for (const s of segs) v = v?.mapValue?.fields?.[s];
+    return v ?? { nullValue: null };
+  });
+  return { values: [...values, { referenceValue: doc.name }], before: false };
+}
+
+/** A filter in the SDKs' words: `where("n", ">", 2) · orderBy("n", "desc")`. */
+export function describe(f) {
+  const parts = [];
+  if (f.op) {
+    let shown;
+    try { const v = valuesOf(f); shown = takesList(f.op) ? `[${v.map(short).join(', ')}]` : short(v[0]); } catch { shown = '?'; }
+    parts.push(`where(${JSON.stringify(f.field.trim())}, "${f.op}", ${shown})`);
+  }
+  if (f.sort) parts.push(`orderBy(${JSON.stringify(f.field.trim())}, "${f.sort}")`);
+  return parts.join(' · ');
+}
+
+function short(v) {
+  if (v.stringValue !== undefined) return JSON.stringify(v.stringValue);
+  if (v.integerValue !== undefined) return v.integerValue;
+  if (v.doubleValue !== undefined) return String(v.doubleValue);
+  if (v.booleanValue !== undefined) return String(v.booleanValue);
+  if (v.nullValue !== undefined) return 'null';
+  return JSON.stringify(v);
+}
+
+"""#,
         "style.css": #"""
 /* Hearth Emulator UI. System fonts only; dark text on light backgrounds (WCAG AA). */
 
@@ -770,6 +969,19 @@ tr.edit-row > td { background: var(--panel); }
 /* Authentication */
 .settings { margin-top: 1.2rem; border-top: 1px solid var(--border); padding-top: 0.4rem; }
 #user-search { min-width: min(26rem, 90vw); }
+
+/* Collection filter (Firestore documents pane) */
+button.on { background: var(--accent-bg); border-color: var(--accent); color: #0842a0; font-weight: 600; }
+.collection-filter .field input, .collection-filter .field select, .collection-filter .field textarea { width: 100%; }
+.collection-filter .editor-inputs .field input[type="text"] { min-width: 0; }
+.collection-filter .editor-inputs > .field { flex: 1 1 8rem; }
+.collection-filter .editor-inputs > .filter-value-box { flex: 2 1 10rem; }
+fieldset.sort { border: 1px solid var(--border); border-radius: 5px; padding: 0.3rem 0.6rem; margin: 0; display: flex; gap: 0.8rem; flex-wrap: wrap; }
+fieldset.sort legend { font-size: 0.85rem; color: var(--muted); font-weight: 600; padding: 0 0.2rem; }
+.radio { display: inline-flex; align-items: center; gap: 0.25rem; }
+.preview-box { font-size: 0.85rem; overflow-wrap: anywhere; }
+.filter-preview, .filter-summary code { font-family: var(--mono); font-size: 0.82rem; overflow-wrap: anywhere; }
+.filter-summary { display: flex; gap: 0.5rem; align-items: center; justify-content: space-between; background: var(--accent-bg); border: 1px solid #b7cdf5; border-radius: 5px; padding: 0.25rem 0.5rem; margin: 0.4rem 0; }
 
 """#,
         "values.js": #"""
@@ -1497,6 +1709,119 @@ function claimsError(text) {
 }
 
 """#,
+        "views/collection-filter.js": #"""
+// The Firestore view's collection filter form: field path, condition, typed value(s) and sort
+// order, with a preview of the query in the SDKs' words. The query itself: ../query.js.
+
+import { el, button, labelled } from '../app.js';
+import { OPERATORS, VALUE_TYPES, takesList, structuredQuery, describe } from '../query.js';
+
+/**
+ * The filter form for collection `collectionId`. `initial`: the filter in force (or null).
+ * `onApply(filter)` gets `{field, op, type, text, sort}` once it compiles to a query (it may
+ * be async; a throw is shown in the form); `onClear()` removes the filter; `onCancel()` closes
+ * the form unchanged (also on Escape). `form.focusFirst()` focuses the field path.
+ */
+export function filterForm({ collectionId, initial, onApply, onClear, onCancel }) {
+  const f = { field: '', op: '', type: 'string', text: '', sort: '', ...(initial || {}) };
+  const field = el('input', { id: 'filter-field', type: 'text', spellcheck: 'false', autocomplete: 'off', placeholder: 'e.g. address.city', value: f.field });
+  const op = el('select', { id: 'filter-op' },
+    el('option', { value: '' }, 'No condition'),
+    OPERATORS.map(([o, , label]) => el('option', { value: o }, label)));
+  op.value = f.op;
+  const type = el('select', { id: 'filter-type', 'aria-label': 'Value type' }, VALUE_TYPES.map((t) => el('option', { value: t }, t)));
+  type.value = f.type;
+  // The type stays put while the value control under it changes (focus is not lost).
+  const valueBox = el('div', { class: 'filter-value-box' });
+  const hint = el('p', { class: 'hint', id: 'filter-value-hint' });
+  const valueSlot = el('div', { class: 'filter-value' }, el('div', { class: 'editor-inputs' }, labelled('Value type', type), valueBox), hint);
+  const sortBox = el('fieldset', { class: 'sort' }, el('legend', {}, 'Sort results by this field'),
+    [['', 'None'], ['asc', 'Ascending'], ['desc', 'Descending']].map(([v, label]) => {
+      const id = `filter-sort-${v || 'none'}`;
+      return el('span', { class: 'radio' },
+        el('input', { type: 'radio', name: 'filter-sort', id, value: v, checked: f.sort === v }),
+        el('label', { for: id }, label));
+    }));
+  const preview = el('code', { class: 'filter-preview', id: 'filter-preview', 'aria-label': 'Query preview' });
+  const error = el('p', { class: 'editor-error', role: 'alert', id: 'filter-error' });
+  let value = null; // the value control in `valueSlot`
+
+  /** The value control for the operator and type chosen, keeping what was typed. */
+  function renderValue() {
+    const old = value && value.tagName !== 'SELECT' && !value.disabled ? value.value : f.text;
+    const list = takesList(op.value);
+    valueSlot.hidden = !op.value;
+    if (!op.value) { value = null; valueBox.replaceChildren(); return; }
+    if (type.value === 'null') {
+      value = el('input', { id: 'filter-value', type: 'text', value: 'null', disabled: true });
+    } else if (type.value === 'boolean' && !list) {
+      value = el('select', { id: 'filter-value' }, el('option', { value: 'true' }, 'true'), el('option', { value: 'false' }, 'false'));
+      if (old.trim() === 'false') value.value = 'false';
+    } else if (list) {
+      value = el('textarea', { id: 'filter-value', rows: '3', spellcheck: 'false', class: 'mono', value: old, 'aria-describedby': 'filter-value-hint' });
+    } else {
+      value = el('input', { id: 'filter-value', type: 'text', spellcheck: 'false', autocomplete: 'off', value: old, class: type.value === 'string' ? null : 'mono', 'aria-describedby': 'filter-value-hint' });
+    }
+    hint.textContent = list ? 'One value per line.'
+      : (type.value === 'JSON' ? 'JSON: {"a": 1} is a map; {"timestampValue": "2026-01-01T00:00:00Z"} a typed value.' : '');
+    hint.hidden = !hint.textContent;
+    valueBox.replaceChildren(labelled(list ? 'Values' : 'Value', value));
+    value.addEventListener('input', update);
+    value.addEventListener('change', update);
+  }
+
+  /** The filter as the form holds it now. */
+  function current() {
+    const sort = sortBox.querySelector('input:checked')?.value || '';
+    return { field: field.value, op: op.value, type: type.value, text: value ? value.value : '', sort };
+  }
+
+  function update() {
+    const c = current();
+    error.textContent = '';
+    preview.textContent = `.collection(${JSON.stringify(collectionId)})` + (c.field.trim() && (c.op || c.sort) ? '.' + describe(c).replace(/ · /g, '.') : '');
+  }
+
+  op.addEventListener('change', () => { renderValue(); update(); });
+  type.addEventListener('change', () => { renderValue(); update(); });
+  field.addEventListener('input', update);
+  sortBox.addEventListener('change', update);
+
+  const form = el('form', { class: 'field-editor collection-filter', id: 'filter-form', 'aria-label': `Filter ${collectionId}` },
+    labelled('Field path', field),
+    labelled('Condition', op),
+    valueSlot,
+    sortBox,
+    el('div', { class: 'preview-box' }, el('span', { class: 'hint' }, 'Query: '), preview),
+    error,
+    el('div', { class: 'actions' },
+      el('button', { type: 'submit', id: 'filter-apply', class: 'primary' }, 'Apply'),
+      button('Clear', () => onClear(), { id: 'filter-clear' }),
+      button('Cancel', () => onCancel(), { id: 'filter-cancel' })));
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const c = current();
+    try {
+      if (!c.field.trim()) {
+        if (c.op || c.sort) { field.focus(); throw new Error('Enter the field path to filter or sort by'); }
+        onClear();
+        return;
+      }
+      if (!c.op && !c.sort) { op.focus(); throw new Error('Choose a condition or a sort order'); }
+      structuredQuery(collectionId, c); // throws on a bad field path or value
+      await onApply(c);
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  });
+  form.addEventListener('keydown', (ev) => { if (ev.key === 'Escape') { ev.preventDefault(); onCancel(); } });
+  form.focusFirst = () => field.focus();
+  renderValue();
+  update();
+  return form;
+}
+
+"""#,
         "views/firestore.js": #"""
 // Firestore data viewer: collections | documents of the selected collection | fields of
 // the selected document, for the route `#/firestore/<path>`.
@@ -1504,11 +1829,15 @@ function claimsError(text) {
 // The three panes follow the path: for a collection path the panes show its parent's
 // collections and its documents; for a document path also the document. Documents are
 // listed a page at a time (never the whole collection). Live `change` events patch the
-// document list in place and refetch only the pane whose data changed.
+// document list in place and refetch only the pane whose data changed. A collection may be
+// filtered and sorted (one filter per collection path, kept while the view is open): its
+// list is then a structured query, paged with a cursor, that a live change re-runs.
 
 import { el, button, showError, showInfo, onEvent, debounce, firestoreHash, keepFocus } from '../app.js';
 import * as api from '../api.js';
 import { fieldEditor, typeOf, typeLabel, display, children, patchFor, DELETE, refPath, fieldPath, arrayValues, valueAt } from '../values.js';
+import { structuredQuery, cursorAfter, describe } from '../query.js';
+import { filterForm } from './collection-filter.js';
 
 const PAGE_SIZE = 50;
 const DELETE_PAGE = 500; // commit batches are at most 500 writes
@@ -1525,6 +1854,8 @@ export function mount(root, rest) {
     expanded: new Set(), editing: null, editSeq: 0,
     gen: { cols: 0, docs: 0, doc: 0 }, busy: false,
     writes: 0, // count of our PATCH answers applied to `document` (newer than reads in flight)
+    filters: new Map(), // collection path → filter ({field, op, type, text, sort}, ../query.js)
+    filter: null, filterOpen: false, // the filter of `coll` in force; its form shown
   };
   const crumbs = el('nav', { class: 'crumbs', 'aria-label': 'Firestore path' });
   const colsPane = el('section', { class: 'pane', id: 'collections-pane', 'aria-label': 'Collections' });
@@ -1550,7 +1881,10 @@ export function mount(root, rest) {
     else if (n > 0) { doc = join(segs); coll = join(segs.slice(0, -1)); parent = join(segs.slice(0, -2)); }
     const parentChanged = parent !== s.parent, collChanged = coll !== s.coll, docChanged = doc !== s.doc;
     s.parent = parent;
-    if (collChanged) { s.coll = coll; s.docs = []; s.missing = new Set(); s.nextPageToken = null; }
+    if (collChanged) {
+      s.coll = coll; s.docs = []; s.missing = new Set(); s.nextPageToken = null;
+      s.filter = (coll && s.filters.get(coll)) || null; s.filterOpen = false;
+    }
     if (docChanged) { s.doc = doc; s.editing = null; s.expanded.clear(); s.document = undefined; s.subcollections = []; }
     renderCrumbs(segs);
     if (parentChanged) loadCollections(); else markSelected(colsPane, 'collection-item', coll ? lastSeg(coll) : null);
@@ -1604,15 +1938,14 @@ export function mount(root, rest) {
     const gen = ++s.gen.docs;
     if (!s.coll) { renderDocs(); return; }
     s.docsLoading = true;
-    const refresh = !more && dom.coll === s.coll; // the list shown stays until the answer
+    // A live refresh (same collection, same filter) keeps the list shown until the answer.
+    const refresh = !more && dom.coll === s.coll && dom.filter === s.filter;
     if (!more && !refresh) renderDocs();
     try {
-      // showMissing: also the ids that only hold subcollections (they come without createTime).
-      const r = await api.listDocuments(s.coll, { pageSize: PAGE_SIZE, pageToken: more ? s.nextPageToken : undefined, namesOnly: true, showMissing: true });
+      const r = await (s.filter ? queryPage(more, refresh) : listPage(more));
       if (gen !== s.gen.docs) return;
-      const ids = r.documents.map((d) => lastSeg(refPath(d.name)));
-      const missing = r.documents.filter((d) => !d.createTime).map((d) => lastSeg(refPath(d.name)));
-      s.nextPageToken = r.nextPageToken;
+      const { ids, missing } = r;
+      s.nextPageToken = r.next;
       s.docsLoading = false;
       if (more) {
         // Append the page to the list in place (the items already shown stay as they are).
@@ -1640,6 +1973,36 @@ export function mount(root, rest) {
       showError(err);
       updateDocsMeta();
     }
+  }
+
+  /** The next (or first) page of the collection: `{ids, missing, next}` (next: a page token). */
+  async function listPage(more) {
+    // showMissing: also the ids that only hold subcollections (they come without createTime).
+    const r = await api.listDocuments(s.coll, { pageSize: PAGE_SIZE, pageToken: more ? s.nextPageToken : undefined, namesOnly: true, showMissing: true });
+    return {
+      ids: r.documents.map((d) => lastSeg(refPath(d.name))),
+      missing: r.documents.filter((d) => !d.createTime).map((d) => lastSeg(refPath(d.name))),
+      next: r.nextPageToken,
+    };
+  }
+
+  /**
+   * The next (or first) page of the filter's query: `{ids, missing: [], next}` (next: the
+   * cursor after the page's last document). A refresh asks for as many as are shown. One
+   * more than the page is asked for, so "Load more" shows only when there is more.
+   */
+  async function queryPage(more, refresh) {
+    const { query, orderPaths } = structuredQuery(lastSeg(s.coll), s.filter);
+    const limit = refresh ? Math.max(PAGE_SIZE, s.docs.length) : PAGE_SIZE;
+    if (more) query.startAt = s.nextPageToken;
+    query.limit = limit + 1;
+    const docs = await api.runQuery(segsOf(s.coll).slice(0, -1).join('/'), query);
+    const page = docs.slice(0, limit);
+    return {
+      ids: page.map((d) => lastSeg(refPath(d.name))),
+      missing: [],
+      next: docs.length > limit ? cursorAfter(page[page.length - 1], orderPaths) : null,
+    };
   }
 
   async function loadDoc() {
@@ -1705,7 +2068,7 @@ export function mount(root, rest) {
 
   // The list is built once per collection; live changes and "Load more" then insert and
   // remove single items, so elements a user (or a test) holds stay valid.
-  const dom = { coll: null, docList: null, docCount: null, docEmpty: null, moreBox: null };
+  const dom = { coll: null, filter: null, docList: null, docCount: null, docEmpty: null, moreBox: null, filterForm: null };
 
   function renderDocs() {
     dom.coll = s.coll;
@@ -1714,18 +2077,55 @@ export function mount(root, rest) {
       docsPane.replaceChildren(el('p', { class: 'empty' }, 'Select a collection'));
       return;
     }
+    dom.filter = s.filter;
     dom.docList = el('ul', { class: 'items', 'aria-label': `Documents of ${lastSeg(s.coll)}` }, s.docs.map(docItem));
     dom.docCount = el('p', { class: 'meta', id: 'doc-count', 'aria-live': 'polite' });
-    dom.docEmpty = el('p', { class: 'empty' }, 'No documents');
+    dom.docEmpty = el('p', { class: 'empty', id: 'doc-empty' }, s.filter ? 'No documents match the filter' : 'No documents');
     dom.moreBox = el('div', { class: 'more' });
+    // The form survives redraws of the list (a live change while typing in it).
+    if (s.filterOpen && dom.filterForm?.coll !== s.coll) {
+      dom.filterForm = filterForm({
+        collectionId: lastSeg(s.coll), initial: s.filter,
+        onApply: (f) => setFilter(f), onClear: () => setFilter(null), onCancel: () => toggleFilter(false),
+      });
+      dom.filterForm.coll = s.coll;
+    } else if (!s.filterOpen) dom.filterForm = null;
+    const summary = s.filter
+      ? el('div', { class: 'filter-summary', id: 'filter-summary' },
+        el('code', { 'data-testid': 'filter-description' }, describe(s.filter)),
+        button('Clear filter', () => setFilter(null), { class: 'small', id: 'clear-filter' }))
+      : null;
     keepFocus(docsPane, () => docsPane.replaceChildren(
       el('header', { class: 'pane-head' },
         el('h2', { title: s.coll }, lastSeg(s.coll)),
         el('div', { class: 'actions' },
+          button(s.filter ? 'Filter (on)' : 'Filter', () => toggleFilter(!s.filterOpen), {
+            id: 'filter-toggle', 'aria-expanded': String(s.filterOpen), 'aria-controls': 'filter-form', class: s.filter ? 'on' : null,
+          }),
           button('Add document', addDocument, { id: 'add-document' }),
           button('Delete collection', deleteCollection, { id: 'delete-collection', class: 'danger' }))),
-      dom.docCount, dom.docEmpty, dom.docList, dom.moreBox));
+      ...[dom.filterForm, summary].filter(Boolean), dom.docCount, dom.docEmpty, dom.docList, dom.moreBox));
     updateDocsMeta();
+  }
+
+  /** Shows or hides the filter form (focus goes into it, or back to its button). */
+  function toggleFilter(open) {
+    s.filterOpen = open;
+    if (!open) dom.filterForm = null;
+    renderDocs();
+    if (open) dom.filterForm?.focusFirst();
+    else document.getElementById('filter-toggle')?.focus();
+  }
+
+  /** Puts `f` in force for the open collection (null: no filter) and lists from the start. */
+  function setFilter(f) {
+    if (f) s.filters.set(s.coll, f); else s.filters.delete(s.coll);
+    s.filter = f;
+    s.filterOpen = false;
+    dom.filterForm = null;
+    s.docs = []; s.missing = new Set(); s.nextPageToken = null;
+    loadDocs(false);
+    document.getElementById('filter-toggle')?.focus();
   }
 
   /** The count line, the "No documents" note and the "Load more" button. */
@@ -1733,7 +2133,7 @@ export function mount(root, rest) {
     if (!dom.docList) return;
     const n = s.docs.length;
     dom.docCount.textContent = s.docsLoading && !n ? 'Loading…'
-      : `${n} document${n === 1 ? '' : 's'}${s.nextPageToken ? ' loaded (more available)' : ''}`;
+      : `${n} ${s.filter ? 'matching ' : ''}document${n === 1 ? '' : 's'}${s.nextPageToken ? ' loaded (more available)' : ''}`;
     dom.docEmpty.hidden = n > 0 || s.docsLoading;
     const more = document.getElementById('load-more');
     if (s.nextPageToken && !more) dom.moreBox.append(button('Load more', () => loadDocs(true), { id: 'load-more' }));
@@ -1758,6 +2158,7 @@ export function mount(root, rest) {
 
   /** Updates the missing mark of a listed id in place (the element stays the same). */
   function setMissing(id, missing) {
+    if (s.filter) { if (missing) removeDoc(id); return; } // a missing document matches no filter
     if (missing) s.missing.add(id); else s.missing.delete(id);
     const a = dom.docList?.querySelector(`[data-testid="doc-item"][data-id="${CSS.escape(id)}"]`);
     if (a) markMissing(a, missing);
@@ -2039,6 +2440,7 @@ export function mount(root, rest) {
 
   /** Adds a document id to the open list when it falls inside the loaded range. */
   function insertDoc(id, missing = false) {
+    if (s.filter) { refreshFiltered(); return; } // where it goes is the query's to say
     if (s.docs.includes(id)) { if (!missing && s.missing.has(id)) setMissing(id, false); return; }
     const last = s.docs[s.docs.length - 1];
     if (s.nextPageToken && last !== undefined && !(id < last)) return; // it will come with "Load more"
@@ -2059,6 +2461,7 @@ export function mount(root, rest) {
   }
 
   const refreshCollections = debounce(loadCollections, 250);
+  const refreshFiltered = debounce(() => { if (s.filter) loadDocs(false); }, 250);
   const refreshDoc = debounce(loadDoc, 150);
 
   function onChange(ev) {
@@ -2068,7 +2471,11 @@ export function mount(root, rest) {
       const rel = refPath(c.path);
       const segs = segsOf(rel);
       const parentColl = segs.slice(0, -1).join('/');
-      if (s.coll && parentColl === s.coll) {
+      if (s.filter) {
+        // Whether and where a document is listed: the query says (a modified one too). One
+        // deeper down only makes a missing ancestor, which no filter matches.
+        if (parentColl === s.coll) refreshFiltered();
+      } else if (s.coll && parentColl === s.coll) {
         const id = segs[segs.length - 1];
         if (c.kind === 'removed') {
           // An id that still holds subcollections stays listed, as a missing document.
@@ -2096,7 +2503,7 @@ export function mount(root, rest) {
     update: apply,
     destroy() {
       off();
-      refreshCollections.cancel(); refreshDoc.cancel();
+      refreshCollections.cancel(); refreshDoc.cancel(); refreshFiltered.cancel();
       s.gen.cols++; s.gen.docs++; s.gen.doc++;
     },
   };
