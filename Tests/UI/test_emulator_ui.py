@@ -5,7 +5,8 @@ browse to a feed item `sendMessage` wrote; edit a field and see a Python listene
 follow a denied request to its explanation beside the highlighted rules line; add an Auth user
 and sign in with it; run `cleanupPresence` and see its invocation; search the users, add and
 edit one with a phone number and photo, switch "one account per email address", clear all users;
-filter and sort a collection (paged by cursor) and see the filter re-run on live writes. Every page is saved as a
+filter and sort a collection (paged by cursor) and see the filter re-run on live writes; filter
+the invocations by text and log level. Every page is saved as a
 screenshot to .build/ui-screenshots/ (or $HEARTH_UI_SCREENSHOTS). Keyboard reachability and
 text contrast are checked on each page.
 
@@ -559,6 +560,42 @@ def test_a_filter_reruns_its_query_on_a_live_write(hearth, browser):
     status, _ = http("DELETE", hearth.url("firestore", f"{hearth.documents}/{coll}/r00"), headers=OWNER)
     assert status == 200
     wait(browser, lambda d: shown_doc_ids(d) == [k for k in expected if k != "r00"])
+
+
+def test_filter_the_invocations(hearth, browser):
+    _, token = sign_up(hearth, f"ivan-{uuid.uuid4().hex[:6]}@x.io")
+    marker = f"needle-{uuid.uuid4().hex[:6]}"
+    status, body = http("POST", hearth.url("functions", f"/{PROJECT}/us-central1/sendMessage"),
+                        {"data": {"text": marker, "kind": "nonsense-kind", "lat": 1, "lng": 2}},
+                        {"Authorization": f"Bearer {token}"})
+    assert status != 200, "an invalid kind fails, so there is an invocation with an error"
+    status, _ = http("POST", hearth.url("functions", f"/emulator/v1/projects/{PROJECT}/functions/cleanupPresence:run"), {})
+    assert status == 200
+    browser.get(hearth.url("ui", "/#/functions"))
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, '[data-testid="invocation-row"]')) >= 2)
+
+    def rows(d):
+        return [(r.get_attribute("data-name"), r.get_attribute("data-outcome"))
+                for r in d.find_elements(By.CSS_SELECTOR, '[data-testid="invocation-row"]')]
+
+    total = len(rows(browser))
+    text = browser.find_element(By.ID, "invocation-filter")
+    text.send_keys(marker)
+    wait(browser, lambda d: rows(d) == [("sendMessage", "error")])
+    text.clear()
+    text.send_keys("stale presence")
+    wait(browser, lambda d: rows(d) and {n for n, _ in rows(d)} == {"cleanupPresence"})
+    text.clear()
+    text.send_keys("x")
+    text.send_keys(Keys.BACKSPACE)
+    Select(browser.find_element(By.ID, "invocation-level")).select_by_value("WARNING")
+    wait(browser, lambda d: not rows(d) and "No invocations match" in d.find_element(By.ID, "invocation-rows").text)
+    Select(browser.find_element(By.ID, "invocation-level")).select_by_value("ERROR")
+    wait(browser, lambda d: rows(d) and all(o == "error" for _, o in rows(d)))
+    page_checks(browser)
+    shot(browser, "functions-filtered")
+    Select(browser.find_element(By.ID, "invocation-level")).select_by_value("")
+    wait(browser, lambda d: len(rows(d)) >= total)
 
 
 def test_clear_all_users_asks_first(hearth, browser):

@@ -983,6 +983,9 @@ fieldset.sort legend { font-size: 0.85rem; color: var(--muted); font-weight: 600
 .filter-preview, .filter-summary code { font-family: var(--mono); font-size: 0.82rem; overflow-wrap: anywhere; }
 .filter-summary { display: flex; gap: 0.5rem; align-items: center; justify-content: space-between; background: var(--accent-bg); border: 1px solid #b7cdf5; border-radius: 5px; padding: 0.25rem 0.5rem; margin: 0.4rem 0; }
 
+/* Functions */
+#invocation-filter { min-width: min(26rem, 90vw); }
+
 """#,
         "values.js": #"""
 // Firestore REST typed values: type names, display text, field paths, and the field editor.
@@ -2551,12 +2554,17 @@ async function eachLimited(items, limit, fn) {
 """#,
         "views/functions.js": #"""
 // Functions: the deployed functions (scheduled ones can be run now), the invocation log
-// (live) and the FCM outbox of messages the functions sent.
+// (live, filtered by text and log level) and the FCM outbox of messages the functions sent.
 
-import { el, button, showError, showInfo, onEvent, debounce, timeCell, jsonBlock } from '../app.js';
+import { el, button, labelled, showError, showInfo, onEvent, debounce, timeCell, jsonBlock } from '../app.js';
 import * as api from '../api.js';
 
 const MAX_ROWS = 1000;
+const LEVELS = ['DEBUG', 'INFO', 'WARNING', 'ERROR']; // FunctionsLogger's severities, as each log line starts
+
+/** The text a filter looks in: name, kind, uid, arguments, result, error and log lines. */
+const haystack = (inv) => [inv.name, inv.kind, inv.uid, JSON.stringify(inv.arguments ?? null), JSON.stringify(inv.result ?? null),
+  inv.error ? `${inv.error.status || ''} ${inv.error.message || ''}` : '', ...(inv.logs || [])].join('\n').toLocaleLowerCase();
 
 export function mount(root) {
   const s = { invocations: [], ids: new Set() };
@@ -2564,7 +2572,12 @@ export function mount(root) {
   const fnBody = el('tbody', { id: 'function-rows' });
   const invBody = el('tbody', { id: 'invocation-rows' });
   const outboxBox = el('div', { class: 'table-box', id: 'outbox' });
-  const invCount = el('p', { class: 'meta', id: 'invocation-count' });
+  const invCount = el('p', { class: 'meta', id: 'invocation-count', 'aria-live': 'polite' });
+  const invText = el('input', { id: 'invocation-filter', type: 'search', spellcheck: 'false', placeholder: 'function, text in logs, arguments, error' });
+  const invLevel = el('select', { id: 'invocation-level' }, el('option', { value: '' }, 'Any'), LEVELS.map((l) => el('option', { value: l }, l)));
+  const refilter = debounce(renderInvocations, 120);
+  invText.addEventListener('input', refilter);
+  invLevel.addEventListener('change', renderInvocations);
 
   root.append(
     el('div', { class: 'toolbar' }, el('h1', {}, 'Functions'), el('span', { class: 'spacer' }),
@@ -2575,7 +2588,10 @@ export function mount(root) {
         el('thead', {}, el('tr', {}, ['Name', 'Kind', 'Region', 'Trigger', 'Run', 'Result'].map((h) => el('th', { scope: 'col' }, h)))),
         fnBody))),
     el('section', { 'aria-labelledby': 'h-invocations' },
-      el('h2', { id: 'h-invocations' }, 'Invocations'), invCount,
+      el('h2', { id: 'h-invocations' }, 'Invocations'),
+      el('form', { class: 'filters', role: 'search', 'aria-label': 'Filter invocations', onsubmit: (e) => e.preventDefault() },
+        labelled('Filter', invText), labelled('With a log line at level', invLevel)),
+      invCount,
       el('div', { class: 'table-box tall' }, el('table', { class: 'grid', id: 'invocations-table' },
         el('thead', {}, el('tr', {}, ['#', 'Name', 'Time', 'Duration', 'Arguments', 'Result or error', 'Logs'].map((h) => el('th', { scope: 'col' }, h)))),
         invBody))),
@@ -2620,11 +2636,21 @@ export function mount(root) {
       el('td', { class: 'mono' }, trigger), el('td', {}, run), result);
   }
 
+  /** Whether `inv` passes the filter: the text somewhere in it, a log line at the level (ERROR: or a failure). */
+  function matches(inv) {
+    const q = invText.value.trim().toLocaleLowerCase();
+    if (q && !haystack(inv).includes(q)) return false;
+    const level = invLevel.value;
+    if (level && !(inv.logs || []).some((l) => l.startsWith(level + ' ')) && !(level === 'ERROR' && inv.error)) return false;
+    return true;
+  }
+
   function addInvocation(inv, live) {
     if (s.ids.has(inv.id)) return;
     s.ids.add(inv.id);
     s.invocations.push(inv);
-    if (live) {
+    if (live && !matches(inv)) updateCount();
+    else if (live) {
       invBody.querySelector('.empty')?.closest('tr')?.remove();
       invBody.prepend(invocationRow(inv)); // newest first
       while (invBody.rows.length > MAX_ROWS) invBody.rows[invBody.rows.length - 1].remove();
@@ -2633,15 +2659,19 @@ export function mount(root) {
   }
 
   function renderInvocations() {
-    const shown = s.invocations.slice(-MAX_ROWS).reverse(); // newest first
+    const shown = s.invocations.filter(matches).slice(-MAX_ROWS).reverse(); // newest first
+    const none = s.invocations.length ? 'No invocations match the filter' : 'No invocations yet';
     invBody.replaceChildren(...(shown.length ? shown.map(invocationRow)
-      : [el('tr', {}, el('td', { colspan: '7', class: 'empty' }, 'No invocations yet'))]));
+      : [el('tr', {}, el('td', { colspan: '7', class: 'empty' }, none))]));
     updateCount();
   }
 
   function updateCount() {
     const n = s.invocations.length;
-    invCount.textContent = `${n} invocation${n === 1 ? '' : 's'}${n > MAX_ROWS ? ` (showing the newest ${MAX_ROWS})` : ''}`;
+    const filtered = invText.value.trim() || invLevel.value;
+    const m = filtered ? s.invocations.filter(matches).length : n;
+    const total = `${n} invocation${n === 1 ? '' : 's'}`;
+    invCount.textContent = `${filtered ? `${m} of ${total} match` : total}${m > MAX_ROWS ? ` (showing the newest ${MAX_ROWS})` : ''}`;
   }
 
   function invocationRow(inv) {
@@ -2709,7 +2739,7 @@ export function mount(root) {
   const offs = [onEvent('invocation', (inv) => { addInvocation(inv, true); refreshOutbox(); })];
   loadFunctions().catch(showError);
   loadOutbox().catch(showError);
-  return { destroy() { offs.forEach((f) => f()); refreshOutbox.cancel(); } };
+  return { destroy() { offs.forEach((f) => f()); refreshOutbox.cancel(); refilter.cancel(); } };
 }
 
 function cell(v) {
