@@ -52,7 +52,7 @@ let package = Package(
             name: "Hearth",
             dependencies: [
                 "FirestoreModel", "DocumentStore", "SecurityRules", "FirestoreEngine", "HTTPServer",
-                "FirestoreAPI", "Functions", "GoogleWire", "ShoutsBackend", "AuthEmulator", "HearthDemo", "CLinux",
+                "FirestoreAPI", "Functions", "GoogleWire", "ProtoWire", "ShoutsBackend", "AuthEmulator", "HearthDemo", "CLinux",
             ],
             swiftSettings: strict),
         .executableTarget(name: "hearth", dependencies: ["Hearth"], swiftSettings: strict),

@@ -35,6 +35,19 @@ public enum PasswordHasher {
         return difference == 0
     }
 
+    /// The password of the Firebase Auth emulator's stored form `fakeHash:salt=S:password=P`
+    /// (firebase-tools `src/emulator/auth/operations.ts`, `hashPassword`), as its exports
+    /// (`auth_export/accounts.json`) carry it; nil for any other hash. Importing re-hashes it
+    /// with `hash(_:)`, so the account signs in with the same password and no password is kept.
+    public static func emulatorFakeHashPassword(_ passwordHash: String) -> String? {
+        let prefix = "fakeHash:salt=", marker = ":password="
+        guard passwordHash.hasPrefix(prefix) else { return nil }
+        // The salt holds no ':' (the emulator draws it from letters and digits): the first marker ends it.
+        let afterPrefix = passwordHash.dropFirst(prefix.count)
+        guard let colon = afterPrefix.firstIndex(of: ":"), afterPrefix[colon...].hasPrefix(marker) else { return nil }
+        return String(afterPrefix[colon...].dropFirst(marker.count))
+    }
+
     /// PBKDF2-HMAC-SHA256(password, salt, `iterations`, `keyBytes`).
     static func derive(_ password: String, salt: [UInt8]) -> [UInt8] {
         let pass = Array(password.utf8)

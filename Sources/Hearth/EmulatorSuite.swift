@@ -47,7 +47,7 @@ final class EmulatorSuite: Sendable {
             authHandler = nil
         }
         let registry = self.registry
-        let hub = HubHandler(registry: registry, export: Self.exporter(store: store, project: project, config: config))
+        let hub = HubHandler(registry: registry, export: Self.exporter(store: store, project: project))
         let hubLog = HearthApp.requestLog("hub", quiet: options.quiet)
         hubServer = HTTPServer(
             configuration: HTTPServerConfiguration.googleShaped(host: config.hub.host, port: config.hub.port), handler: hub,
@@ -68,12 +68,17 @@ final class EmulatorSuite: Sendable {
         }
     }
 
-    /// Loads `options.importPath` into `store` (before the engine opens it).
+    /// Loads `options.importPath` into `store` (before the engine opens it): a Firebase CLI
+    /// export (`FirebaseCLIExport`; its accounts go to `project`) or a Hearth format 1 export.
     /// - Throws: `HearthExport.Failure` naming what could not be read.
-    static func importIfRequested(_ options: StartOptions, into store: any DocumentStore) throws {
+    static func importIfRequested(_ options: StartOptions, into store: any DocumentStore, project: String) throws {
         guard let dir = options.importPath else { return }
-        let summary = try HearthExport.read(from: dir, into: store)
-        HearthLog.info("hearth: imported \(summary.description) from \(dir)")
+        let cli = FirebaseCLIExport.isCLIExport(dir)
+        let summary =
+            cli
+            ? try FirebaseCLIExport.read(from: dir, into: store, project: project)
+            : try HearthExport.read(from: dir, into: store)
+        HearthLog.info("hearth: imported \(summary.description) from \(dir)\(cli ? " (Firebase CLI export)" : " (Hearth export)")")
     }
 
     /// Binds Auth and the hub, registers every emulator with the hub and prints one line each.
@@ -115,25 +120,20 @@ final class EmulatorSuite: Sendable {
         await hubFallback?.shutdown()
         guard let dir = exportOnExit else { return }
         do {
-            let summary = try Self.exporter(store: store, project: project, config: config)(dir)
+            let summary = try Self.exporter(store: store, project: project)(dir)
             HearthLog.info("hearth: exported \(summary.description) to \(dir)")
         } catch {
             HearthLog.error("hearth: export to \(dir) failed: \(error)")
         }
     }
 
-    /// Writes a Hearth export of the running project (its database, its Auth users, the rules
-    /// file) to a directory: what the hub's `/_admin/export`, the UI's export and
-    /// `--export-on-exit` write.
-    static func exporter(store: any DocumentStore, project: String, config: FirebaseConfig)
+    /// Writes a Firebase CLI export (`FirebaseCLIExport`) of the running project (its
+    /// `(default)` database and its Auth users) to a directory: what the hub's `/_admin/export`,
+    /// the UI's export and `--export-on-exit` write.
+    static func exporter(store: any DocumentStore, project: String)
         -> @Sendable (String) throws -> HearthExport.Summary
     {
-        let rulesFile = config.rulesFile
-        return { path in
-            try HearthExport.write(
-                store: store, databases: [DatabaseID(project: project)], authProjects: [project], rulesFile: rulesFile,
-                to: path)
-        }
+        return { path in try FirebaseCLIExport.write(store: store, project: project, to: path) }
     }
 
     /// The keys of `firebase.json`'s `emulators` section; nil without a file or a section.

@@ -33,8 +33,9 @@ import GoogleWire
 /// `{"kind":"identitytoolkit#DownloadAccountResponse","users":[UserInfo…],"config":{…}}` —
 /// the `accounts:batchGet` shape; password hashes are salted PBKDF2, never passwords.
 ///
-/// Not interchangeable with firebase-tools exports: their Firestore part is the managed-export
-/// LevelDB format (docs/reference/firestore-wire.md §2.5).
+/// Hearth's default export is now the Firebase CLI's folder (`FirebaseCLIExport`); this format
+/// stays readable by `--import` and is written by `hearth export --format hearth` (it alone keeps
+/// document times and several projects or databases).
 public enum HearthExport {
     /// The metadata file name (as firebase-tools names it).
     public static let metadataFile = "firebase-export-metadata.json"

@@ -77,7 +77,7 @@ public final class HearthApp: Sendable {
             store = try SQLiteDocumentStore(path: path, keepsVersions: options.versionRetention != .zero)
             dataDescription = path
         }
-        try EmulatorSuite.importIfRequested(options, into: store)
+        try EmulatorSuite.importIfRequested(options, into: store, project: project)
         let catalog = IndexCatalog(
             requireIndexes: options.requireIndexes ?? config.requireIndexes,
             message: IndexesController.productionMessage,
@@ -110,7 +110,11 @@ public final class HearthApp: Sendable {
         let queryLog: (@Sendable (String) -> Void)? = options.quiet ? nil : requestLog
         let handler = FirestorePortHandler(
             rest: FirestoreRESTService(engine: engine, queryLog: queryLog),
-            admin: EmulatorAdmin(engine: engine, rules: rules, indexes: indexes))
+            admin: EmulatorAdmin(
+                engine: engine, rules: rules, indexes: indexes,
+                export: { (database, directory, name) throws(FirestoreError) in
+                    try FirebaseCLIExport.writeFirestore(store: store, database: database, exportName: name, toDirectory: directory)
+                }))
         webChannel = handler.webChannel
         let grpc = FirestoreGRPCService(engine: engine, log: requestLog, queryLog: queryLog)
         var firestoreConfiguration = HTTPServerConfiguration.googleShaped(host: config.firestore.host, port: config.firestore.port)
@@ -143,7 +147,7 @@ public final class HearthApp: Sendable {
                 project: project, config: config, dataDescription: dataDescription, importedFrom: options.importPath,
                 registry: suite.registry, firestore: handler, auth: suite.authHandler, functions: functionsHandler,
                 rules: rules, host: host, events: events,
-                export: EmulatorSuite.exporter(store: store, project: project, config: config),
+                export: EmulatorSuite.exporter(store: store, project: project),
                 assetDirectory: ProcessInfo.processInfo.environment["HEARTH_UI_DIR"])
             ui = EmulatorUI(
                 endpoint: config.ui, explicitPort: options.uiPort != nil, handler: handler, events: events,

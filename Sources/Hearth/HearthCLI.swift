@@ -76,7 +76,8 @@ public enum HearthCLI {
               Serve Firestore (REST, gRPC, Listen), Functions, Auth and the Emulator UI on the ports of
               firebase.json (the UI unless emulators.ui.enabled is false).
               Data persists in .hearth/firestore.sqlite beside firebase.json unless --data or --in-memory.
-              [--import DIR] [--export-on-exit [DIR]] [--hub-port N]: load / save a Hearth export.
+              [--import DIR] [--export-on-exit [DIR]] [--hub-port N]: load / save an export folder
+              (the Firebase CLI's, as firebase emulators:export writes it; --import also reads Hearth's own).
               [--version-retention 1h]: how far back read_time reads reach (s, m, h, d; default 1h;
               0 keeps no versions). [--quiet]: no line per request (denials are still logged).
               [--require-indexes]: refuse, as production does, queries lacking an index (FAILED_PRECONDITION
@@ -85,8 +86,9 @@ public enum HearthCLI {
           exec [start options] -- COMMAND [ARG…]
               Start the emulators (in memory unless --data), run COMMAND with FIRESTORE_EMULATOR_HOST,
               FIREBASE_AUTH_EMULATOR_HOST, FIREBASE_EMULATOR_HUB, GCLOUD_PROJECT set; exit with its status.
-          export DIR [--config firebase.json] [--data FILE] [--project ID] [--database ID]
-              Write the data file's documents and Auth accounts to DIR (Hearth export format).
+          export DIR [--format firebase|hearth] [--config firebase.json] [--data FILE] [--project ID] [--database ID]
+              Write the data file's documents and Auth accounts to DIR: the Firebase CLI's folder (default),
+              or Hearth's own format (keeps document times, several projects and databases).
           demo [--config firebase.json] [--keep]   Play the app's traffic on in-memory emulators; report.
           indexes list|suggest|check [--config firebase.json] [--project ID] [--emulator HOST:PORT] [--out FILE]
               list: the app's firestore.indexes.json and what a running Hearth holds. suggest: that file

@@ -9,7 +9,7 @@ import HTTPServer
 /// | `GET /` | locator: `{version, host, port, pid, listen}` |
 /// | `GET /emulators` | `{"<name>": {name, host, port, pid, listen}, …}` for every running emulator |
 /// | `PUT /functions/disableBackgroundTriggers` / `enableBackgroundTriggers` | 200 `{"enabled": bool}` (recorded only) |
-/// | `POST /_admin/export` `{"path": DIR}` | Hearth export to DIR, 200 `{"message":"OK"}`; 403 with an `Origin` header |
+/// | `POST /_admin/export` `{"path": DIR}` | Firebase CLI export (`FirebaseCLIExport`) to DIR, 200 `{"message":"OK"}`; 403 with an `Origin` header |
 ///
 /// Every answer carries CORS headers (`CORSPolicy.functions`); `OPTIONS` is a preflight.
 /// `@firebase/rules-unit-testing` reads `GET /emulators` from `FIREBASE_EMULATOR_HUB`.

@@ -239,7 +239,11 @@ import Testing
         }
         let original = try #require(written?.json)
         #expect(FileManager.default.fileExists(atPath: export.appendingPathComponent(HearthExport.metadataFile).path))
-        #expect(FileManager.default.fileExists(atPath: export.appendingPathComponent("auth/\(project).json").path))
+        // The Firebase CLI's layout (FirebaseCLIExport).
+        #expect(FileManager.default.fileExists(atPath: export.appendingPathComponent("auth_export/accounts.json").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: export.appendingPathComponent("firestore_export/firestore_export.overall_export_metadata").path))
 
         // A fresh in-memory Hearth seeded from the export.
         var second = startOptions(dir, project: project)
@@ -251,7 +255,9 @@ import Testing
             ui: try #require(ports.ui), directory: dir)
         let read = try await Emulators.send(
             "GET", e.firestoreURL("\(e.documents)/notes/n1"), headers: ["Authorization": "Bearer owner"])
-        #expect(read.json == original)  // fields, createTime and updateTime identical
+        // Fields identical; the CLI format keeps no document times (they are the import's).
+        #expect(read.json["fields"] == original["fields"])
+        #expect(read.json["createTime"] != nil)
         #expect(read.json["fields"]?["at"]?["timestampValue"]?.string == "2024-02-29T12:34:56.123456Z")
         let signIn = try await e.account("signInWithPassword", #"{"email":"keep@x.io","password":"secret1"}"#)
         #expect(signIn.status == 200)
@@ -263,7 +269,7 @@ import Testing
         #expect(viaHub.status == 200, "\(viaHub.text)")
         await app.stop()
         let again = InMemoryDocumentStore()
-        let summary = try HearthExport.read(from: hubExport.path, into: again)
+        let summary = try FirebaseCLIExport.read(from: hubExport.path, into: again, project: project)
         #expect(summary.documents[DatabaseID(project: project)] == 1)
         #expect(summary.users[project] == 1)
 
@@ -274,11 +280,22 @@ import Testing
                 offline.path, "--config", dir.appendingPathComponent("firebase.json").path, "--data", data, "--project",
                 project,
             ]) == 0)
-        let lineA = try String(
-            contentsOf: offline.appendingPathComponent("firestore/\(project)/(default).jsonl"), encoding: .utf8)
-        let lineB = try String(
-            contentsOf: hubExport.appendingPathComponent("firestore/\(project)/(default).jsonl"), encoding: .utf8)
-        #expect(lineA == lineB)
+        let output = "firestore_export/all_namespaces/all_kinds/output-0"
+        #expect(
+            FileManager.default.contents(atPath: offline.appendingPathComponent(output).path)
+                == FileManager.default.contents(atPath: hubExport.appendingPathComponent(output).path))
+        // `--format hearth` writes Hearth's format 1, which keeps the document times too.
+        let own = dir.appendingPathComponent("own")
+        #expect(
+            try ExportCommand.run([
+                own.path, "--format", "hearth", "--config", dir.appendingPathComponent("firebase.json").path, "--data",
+                data, "--project", project,
+            ]) == 0)
+        let line = try String(contentsOf: own.appendingPathComponent("firestore/\(project)/(default).jsonl"), encoding: .utf8)
+        #expect(line.contains(original["createTime"]?.string ?? "?"))
+        #expect(throws: ConfigError.self) {
+            try ExportCommand.run([own.path, "--format", "zip", "--data", data])
+        }
     }
 
     @Test func accountsPersistInTheDataFileAcrossRestarts() async throws {
@@ -299,6 +316,41 @@ import Testing
                 )
             }
             await app.stop()
+        }
+    }
+}
+
+/// The Firestore port's `POST /emulator/v1/projects/{p}:export`, as firebase-tools' hub calls it
+/// on the official emulator (docs/reference/firestore-wire.md §2.5).
+@Suite struct FirestorePortExportTests {
+    @Test func writesTheManagedExportAndRefusesAMissingDirectory() async throws {
+        try await withEmulators(project: "demo-port-export") { e in
+            let put = try await Emulators.send(
+                "PATCH", e.firestoreURL("\(e.documents)/c/d"), body: #"{"fields":{"n":{"integerValue":"7"}}}"#,
+                headers: ["Authorization": "Bearer owner"])
+            #expect(put.status == 200)
+            let out = FileManager.default.temporaryDirectory.appendingPathComponent("port-export-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: out) }
+            let body =
+                #"{"database":"projects/demo-port-export/databases/(default)","export_directory":"\#(out.path)","export_name":"firestore_export"}"#
+            let answer = try await Emulators.send(
+                "POST", e.firestoreURL("/emulator/v1/projects/demo-port-export:export"), body: body)
+            #expect(answer.status == 200, "\(answer.text)")
+            let store = InMemoryDocumentStore()
+            let summary = try FirebaseCLIExport.read(
+                from: out.appendingPathComponent("firestore_export").path, into: store, project: "demo-port-export")
+            #expect(summary.documents[DatabaseID(project: "demo-port-export")] == 1)
+            let missing = try await Emulators.send(
+                "POST", e.firestoreURL("/emulator/v1/projects/demo-port-export:export"),
+                body: #"{"export_directory":"\#(out.path)/nope"}"#)
+            #expect(missing.status == 400)
+            #expect(missing.json["error"]?["status"]?.string == "FAILED_PRECONDITION")
+            #expect(missing.json["error"]?["message"]?.string == "export_directory must be a directory")
+            let otherProject = try await Emulators.send(
+                "POST", e.firestoreURL("/emulator/v1/projects/demo-port-export:export"),
+                body: #"{"database":"projects/else/databases/(default)","export_directory":"\#(out.path)"}"#)
+            #expect(otherProject.status == 400)
         }
     }
 }

@@ -9,7 +9,9 @@ import HTTPServer
 /// Hearth's own `GET …/projects/{p}:ruleExplanations` returns the latest denials explained,
 /// `GET|DELETE …/projects/{p}:requests[?after=ID]` every request the rules decided (`RequestJournal`), and
 /// `GET /emulator/v1/stats` what the engine holds (open listen sessions, transactions), and
-/// `GET|DELETE …/projects/{p}:missingIndexes` the indexes queries lacked since start.
+/// `GET|DELETE …/projects/{p}:missingIndexes` the indexes queries lacked since start, and
+/// `POST …/projects/{p}:export` `{database, export_directory, export_name}` writes a managed
+/// export of the database as the official emulator does (firebase-tools' hub calls it).
 /// It also answers the Firestore Admin API's index endpoints
 /// (`/v1/projects/{p}/databases/{d}/collectionGroups/{g}/indexes…`, docs/reference/indexes.md).
 public struct EmulatorAdmin: Sendable {
@@ -19,12 +21,20 @@ public struct EmulatorAdmin: Sendable {
     public let rules: RulesController
     /// Index definitions and the missing indexes seen.
     public let indexes: IndexesController
+    /// Writes the managed export of a database: `(database, export directory, export name)`,
+    /// throwing `.failedPrecondition` when the directory does not exist and `.internal` when
+    /// writing fails; nil answers `:export` with UNIMPLEMENTED.
+    public let export: (@Sendable (DatabaseID, String, String) throws(FirestoreError) -> Void)?
 
     /// Creates the admin endpoints.
-    public init(engine: FirestoreEngine, rules: RulesController, indexes: IndexesController) {
+    public init(
+        engine: FirestoreEngine, rules: RulesController, indexes: IndexesController,
+        export: (@Sendable (DatabaseID, String, String) throws(FirestoreError) -> Void)? = nil
+    ) {
         self.engine = engine
         self.rules = rules
         self.indexes = indexes
+        self.export = export
     }
 
     /// `(database, collection group, index id)` when `path` is an Admin API index path.
@@ -108,6 +118,8 @@ public struct EmulatorAdmin: Sendable {
             case ("DELETE", "requests"):
                 rules.journal.clear(project: project)
                 return .json(200, Array("{}".utf8))
+            case ("POST", "export"):
+                return try exportDatabase(project: project, body: request.body)
             case ("GET", "missingIndexes"):
                 return indexes.missing(project: project)
             case ("DELETE", "missingIndexes"):
@@ -125,5 +137,40 @@ public struct EmulatorAdmin: Sendable {
             return .json(200, Array("{}".utf8))
         }
         throw FirestoreError(.notFound, "No emulator method \(request.method) \(raw).")
+    }
+
+    /// `POST …/projects/{p}:export`: the body's `database` (default: the project's `(default)`)
+    /// written to `export_directory`/`export_name` (default `firestore_export`); answers `{}`.
+    /// - Throws: `.invalidArgument` for a body that is not such an object or a database of
+    ///   another project; the export closure's `.failedPrecondition` (HTTP 400, as the emulator
+    ///   answers) when `export_directory` is not an existing directory, `.internalError` when writing fails.
+    func exportDatabase(project: String, body: [UInt8]) throws(FirestoreError) -> HTTPResponse {
+        guard let export else { throw FirestoreError(.unimplemented, "Export is not available on this server.") }
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(body.isEmpty ? Array("{}".utf8) : body)
+        } catch {
+            throw .invalidArgument("Invalid JSON payload received. \(error.message)")
+        }
+        guard case .object = json else { throw .invalidArgument("The export request must be a JSON object.") }
+        var database = DatabaseID(project: project)
+        if case .string(let name)? = json["database"] {
+            let parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 4, parts[0] == "projects", parts[2] == "databases", parts[1] == project, !parts[3].isEmpty
+            else { throw .invalidArgument("database must be projects/\(project)/databases/{database_id}.") }
+            database = DatabaseID(project: project, database: parts[3])
+        }
+        guard case .string(let directory)? = json["export_directory"], !directory.isEmpty else {
+            throw .invalidArgument("export_directory is required.")
+        }
+        var name = "firestore_export"
+        if case .string(let given)? = json["export_name"] {
+            guard !given.isEmpty, !given.contains("/"), given != ".", given != ".." else {
+                throw .invalidArgument("export_name must be a folder name.")
+            }
+            name = given
+        }
+        try export(database, directory, name)
+        return .json(200, Array("{\n}\n".utf8))
     }
 }

@@ -19,7 +19,7 @@ import HTTPServer
 /// | `GET`/`DELETE /api/requests[?after=ID]` | the requests the rules decided (`RequestJournal`) |
 /// | `GET /api/rules` | `{file, source, loadedAt, coverage}`: the rules in force, when they were installed, their coverage |
 /// | `GET /api/functions` | `{functions: [{name, kind, region?, schedule?, document?}], invocations: […]}` |
-/// | `POST /api/export` `{"path": DIR}` | a Hearth export to DIR: `{"message":"OK"}` |
+/// | `POST /api/export` `{"path": DIR}` | a Firebase CLI export (`FirebaseCLIExport`) to DIR: `{"message":"OK"}` |
 /// | `GET /api/events` | Server-Sent Events: `change`, `request`, `invocation`, `rules` |
 ///
 /// A request whose `Host` is not a loopback name or the configured host is refused (403): a

@@ -3,7 +3,7 @@
 ///
 /// A value type you feed bytes to and pull fields from; no I/O. Every malformed input —
 /// truncation, varints over 10 bytes, lengths past the end, field number 0, wire types
-/// 3/4 (groups) and 6/7, nesting deeper than `maxDepth` — throws `ProtoWireError`, never
+/// 3/4 (groups, unless `acceptsGroups`) and 6/7, nesting deeper than `maxDepth` — throws `ProtoWireError`, never
 /// traps. `read*` consumes. A submessage is read through a child reader that shares the
 /// buffer (no copy) and is bounded by the submessage's length.
 ///
@@ -28,19 +28,25 @@ public struct ProtoReader: Sendable {
     public let depth: Int
     /// The deepest submessage level `readSubmessage()` will open.
     public let maxDepth: Int
+    /// True when groups (wire types 3 and 4) are read rather than rejected: the legacy
+    /// proto2 messages of Datastore managed exports use them (`ManagedExportEntity`).
+    public let acceptsGroups: Bool
 
     /// Creates a reader over a whole serialized message.
     /// - Parameter maxDepth: how many levels of submessages may be opened (≥ 0).
-    public init(_ bytes: [UInt8], maxDepth: Int = ProtoReader.defaultMaxDepth) {
-        self.init(bytes: bytes, position: 0, end: bytes.count, depth: 0, maxDepth: maxDepth)
+    /// - Parameter acceptsGroups: read start-group tags (then `readGroup()`) instead of
+    ///   throwing `.groupNotSupported`; child readers inherit it.
+    public init(_ bytes: [UInt8], maxDepth: Int = ProtoReader.defaultMaxDepth, acceptsGroups: Bool = false) {
+        self.init(bytes: bytes, position: 0, end: bytes.count, depth: 0, maxDepth: maxDepth, acceptsGroups: acceptsGroups)
     }
 
-    private init(bytes: [UInt8], position: Int, end: Int, depth: Int, maxDepth: Int) {
+    private init(bytes: [UInt8], position: Int, end: Int, depth: Int, maxDepth: Int, acceptsGroups: Bool = false) {
         self.bytes = bytes
         self.position = position
         self.end = end
         self.depth = depth
         self.maxDepth = maxDepth
+        self.acceptsGroups = acceptsGroups
     }
 
     /// Byte offset of the next unread byte, counted from the start of the outermost buffer.
@@ -54,8 +60,9 @@ public struct ProtoReader: Sendable {
 
     /// Reads the next field's tag, or returns nil at the end of the message.
     /// - Throws: `.truncated`/`.overlongVarint` for a bad key varint, `.invalidFieldNumber`
-    ///   for field 0 or above 2²⁹ − 1, `.groupNotSupported` for wire types 3/4,
-    ///   `.invalidWireType` for 6/7.
+    ///   for field 0 or above 2²⁹ − 1, `.groupNotSupported` for wire types 3/4 (for a start
+    ///   group only when `acceptsGroups` is false; an end group is never returned, since
+    ///   `readGroup()` consumes it), `.invalidWireType` for 6/7.
     public mutating func readTag() throws(ProtoWireError) -> ProtoTag? {
         guard position < end else { return nil }
         let start = position
@@ -68,7 +75,7 @@ public struct ProtoReader: Sendable {
         guard let wireType = ProtoWireType(rawValue: rawType) else {
             throw ProtoWireError(.invalidWireType(rawType), offset: start)
         }
-        if wireType == .startGroup || wireType == .endGroup {
+        if wireType == .endGroup || (wireType == .startGroup && !acceptsGroups) {
             throw ProtoWireError(.groupNotSupported(fieldNumber: Int(fieldNumber)), offset: start)
         }
         return ProtoTag(fieldNumber: Int(fieldNumber), wireType: wireType)
@@ -129,7 +136,54 @@ public struct ProtoReader: Sendable {
         let start = position
         let range = try readLengthDelimitedRange()
         guard depth < maxDepth else { throw ProtoWireError(.nestingTooDeep(limit: maxDepth), offset: start) }
-        return ProtoReader(bytes: bytes, position: range.lowerBound, end: range.upperBound, depth: depth + 1, maxDepth: maxDepth)
+        return ProtoReader(
+            bytes: bytes, position: range.lowerBound, end: range.upperBound, depth: depth + 1, maxDepth: maxDepth,
+            acceptsGroups: acceptsGroups)
+    }
+
+    /// Reads the body of a group whose start tag (field `fieldNumber`) was just read: a reader
+    /// bounded to the fields before the matching end tag, one level deeper; this reader
+    /// continues after the end tag. Nested groups are matched, not confused with the end.
+    /// - Throws: `.truncated` when the end tag is missing, `.groupNotSupported` for an end tag
+    ///   of another field, `.nestingTooDeep` past `maxDepth`, and the errors of the fields inside.
+    public mutating func readGroup(_ fieldNumber: Int) throws(ProtoWireError) -> ProtoReader {
+        let start = position
+        guard depth < maxDepth else { throw ProtoWireError(.nestingTooDeep(limit: maxDepth), offset: start) }
+        let bodyEnd = try skipGroupBody(fieldNumber)
+        return ProtoReader(
+            bytes: bytes, position: start, end: bodyEnd, depth: depth + 1, maxDepth: maxDepth, acceptsGroups: true)
+    }
+
+    /// Moves past a group's fields and its end tag; returns where the end tag began.
+    private mutating func skipGroupBody(_ fieldNumber: Int) throws(ProtoWireError) -> Int {
+        var open: [Int] = [fieldNumber]
+        while let current = open.last {
+            let tagAt = position
+            guard position < end else { throw ProtoWireError(.truncated, offset: position) }
+            let key = try readVarint()
+            let number = Int(truncatingIfNeeded: key >> 3)
+            guard number >= 1, number <= ProtoTag.maxFieldNumber else {
+                throw ProtoWireError(.invalidFieldNumber(key >> 3), offset: tagAt)
+            }
+            let rawType = UInt8(key & 7)
+            guard let wireType = ProtoWireType(rawValue: rawType) else {
+                throw ProtoWireError(.invalidWireType(rawType), offset: tagAt)
+            }
+            switch wireType {
+            case .startGroup:
+                guard open.count + depth < maxDepth else {
+                    throw ProtoWireError(.nestingTooDeep(limit: maxDepth), offset: tagAt)
+                }
+                open.append(number)
+            case .endGroup:
+                guard number == current else { throw ProtoWireError(.groupNotSupported(fieldNumber: number), offset: tagAt) }
+                open.removeLast()
+                if open.isEmpty { return tagAt }
+            default:
+                try skipField(ProtoTag(fieldNumber: number, wireType: wireType))
+            }
+        }
+        return position
     }
 
     /// Skips the payload of a field whose tag was just read (unknown fields, docs/reference/grpc-and-listen.md §5.2).
@@ -140,8 +194,10 @@ public struct ProtoReader: Sendable {
         case .i64: _ = try readFixed64()
         case .i32: _ = try readFixed32()
         case .len: _ = try readLengthDelimitedRange()
+        case .startGroup where acceptsGroups:
+            _ = try skipGroupBody(tag.fieldNumber)
         case .startGroup, .endGroup:
-            // `readTag()` never yields these; a hand-built tag is rejected the same way.
+            // `readTag()` never yields these otherwise; a hand-built tag is rejected the same way.
             throw ProtoWireError(.groupNotSupported(fieldNumber: tag.fieldNumber), offset: position)
         }
     }
@@ -150,7 +206,9 @@ public struct ProtoReader: Sendable {
     /// it does not count toward the nesting limit: packed scalars nest nothing.
     mutating func readPackedPayload() throws(ProtoWireError) -> ProtoReader {
         let range = try readLengthDelimitedRange()
-        return ProtoReader(bytes: bytes, position: range.lowerBound, end: range.upperBound, depth: depth, maxDepth: maxDepth)
+        return ProtoReader(
+            bytes: bytes, position: range.lowerBound, end: range.upperBound, depth: depth, maxDepth: maxDepth,
+            acceptsGroups: acceptsGroups)
     }
 
     private mutating func readLengthDelimitedRange() throws(ProtoWireError) -> Range<Int> {

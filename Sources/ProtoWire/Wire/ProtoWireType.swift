@@ -8,9 +8,9 @@ public enum ProtoWireType: UInt8, Sendable, Hashable, CustomStringConvertible {
     case i64 = 1
     /// Varint length then that many bytes: string, bytes, messages, packed repeated, map entries.
     case len = 2
-    /// Deprecated group start; Hearth rejects it.
+    /// Deprecated group start; rejected unless the reader `acceptsGroups` (managed exports).
     case startGroup = 3
-    /// Deprecated group end; Hearth rejects it.
+    /// Deprecated group end; rejected unless it closes a group being read.
     case endGroup = 4
     /// Four bytes little-endian: fixed32, sfixed32, float.
     case i32 = 5

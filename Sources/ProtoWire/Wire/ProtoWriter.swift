@@ -70,7 +70,15 @@ public struct ProtoWriter: Sendable {
         }
     }
 
-    /// Drops everything written after the first `count` bytes (a writer that must start a
+    /// Appends a group (proto2 wire types 3 and 4): the start tag, what `body` writes, the end
+    /// tag. Only the legacy messages of Datastore managed exports use groups (`ManagedExportEntity`).
+    public mutating func writeGroup(_ fieldNumber: Int, _ body: (inout ProtoWriter) -> Void) {
+        writeTag(fieldNumber, .startGroup)
+        body(&self)
+        writeTag(fieldNumber, .endGroup)
+    }
+
+        /// Drops everything written after the first `count` bytes (a writer that must start a
     /// part over). - Precondition: `count <= bytes.count`.
     public mutating func truncate(to count: Int) {
         bytes.removeSubrange(count...)
