@@ -190,16 +190,17 @@ public enum FirebaseCLIExport {
         var authConfig: AuthProjectConfig?
     }
 
-    /// Loads the folder into `store`: each database its entities name is cleared and refilled
-    /// (at the import's time); the accounts and settings of `project` are replaced when the
-    /// folder has an `auth_export`.
+    /// Loads the folder into `store` as `project`'s data, whatever project the entities' keys
+    /// name (the official emulator serves a seed that way): each database they name is cleared
+    /// and refilled (at the import's time); the accounts and settings of `project` are replaced
+    /// when the folder has an `auth_export`.
     /// - Throws: `HearthExport.Failure` naming the file (and the record, for entities) that
     ///   could not be read; nothing is changed then.
     @discardableResult
     public static func read(from directory: String, into store: any DocumentStore, project: String) throws
         -> HearthExport.Summary
     {
-        let contents = try decode(directory)
+        let contents = try decode(directory, project: project)
         let now = FirestoreEngine.systemClock()
         var summary = HearthExport.Summary()
         for (db, docs) in contents.documents.sorted(by: { $0.key.name < $1.key.name }) {
@@ -226,7 +227,7 @@ public enum FirebaseCLIExport {
     }
 
     /// Decodes the whole folder without touching any store.
-    static func decode(_ directory: String) throws -> Contents {
+    static func decode(_ directory: String, project: String) throws -> Contents {
         let root = URL(fileURLWithPath: directory)
         let fm = FileManager.default
         var firestoreMetadata: URL?
@@ -246,7 +247,7 @@ public enum FirebaseCLIExport {
             firestoreMetadata = overallMetadata(in: root)
         }
         var contents = Contents()
-        if let overall = firestoreMetadata { contents.documents = try readFirestore(overall) }
+        if let overall = firestoreMetadata { contents.documents = try readFirestore(overall, project: project) }
         if let path = authDirectory {
             let auth = root.appendingPathComponent(path)
             let accountsURL = auth.appendingPathComponent("accounts.json")
@@ -269,7 +270,7 @@ public enum FirebaseCLIExport {
     }
 
     /// The documents of an overall metadata file's kind groups, per database.
-    static func readFirestore(_ overall: URL) throws -> [DatabaseID: [ResourcePath: FieldMap]] {
+    static func readFirestore(_ overall: URL, project: String) throws -> [DatabaseID: [ResourcePath: FieldMap]] {
         let groups: [ManagedExportMetadata.KindGroup]
         do {
             groups = try ManagedExportMetadata.kindGroups(inOverall: try HearthExport.readFile(overall))
@@ -306,7 +307,9 @@ public enum FirebaseCLIExport {
                         } catch {
                             throw ProtoWireError(.invalidValue(error.message), offset: 0)
                         }
-                        out[entity.database, default: [:]][entity.path] = entity.fields
+                        // The served project's: the emulator serves a seed whatever project its keys name.
+                        out[DatabaseID(project: project, database: entity.database.database), default: [:]][entity.path] =
+                            entity.fields
                     } catch {
                         throw HearthExport.Failure(description: "\(url.path): record \(index + 1): \(error)")
                     }

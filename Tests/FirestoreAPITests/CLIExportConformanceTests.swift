@@ -123,6 +123,19 @@ import Testing
         #expect(accounts[2].providerUserInfo.first?.providerId == "google.com")
     }
 
+    @Test func aSeedLoadsIntoTheServedProjectWhateverItsKeysName() throws {
+        // The official emulator serves a seed to any project (checked against 1.19.9); Hearth
+        // loads it into the project it serves.
+        let store = InMemoryDocumentStore()
+        let summary = try FirebaseCLIExport.read(from: Self.export.path, into: store, project: "demo-other")
+        #expect(summary.documents[DatabaseID(project: "demo-other")] == (try Self.readback().count))
+        #expect(summary.documents[Self.database] == nil)
+        let snapshot = try store.snapshot()
+        defer { snapshot.close() }
+        #expect(try snapshot.document(ResourcePath(["ids", "123"]), in: DatabaseID(project: "demo-other")) != nil)
+        #expect(try snapshot.document(ResourcePath(["ids", "123"]), in: Self.database) == nil)
+    }
+
     @Test func anExportOfTheImportIsTheEmulatorsExport() throws {
         let store = InMemoryDocumentStore()
         try FirebaseCLIExport.read(from: Self.export.path, into: store, project: "demo-cli-export")
