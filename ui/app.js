@@ -257,7 +257,29 @@ function start() {
     const p = document.getElementById('project-id');
     if (p) p.textContent = c.projectId || '';
   }).catch(showError);
+  watchClock();
   route();
+}
+
+/** The emulators' clock (`GET /emulator/v1/clock` on the Firestore port), read every 5 s. */
+export async function readClock() {
+  const r = await fetch('/api/firestore/emulator/v1/clock');
+  if (!r.ok) throw new Error(`clock: HTTP ${r.status}`);
+  return r.json();
+}
+
+/** Shows a badge in the header while the clock is frozen or moved; hidden on the system clock. */
+function watchClock() {
+  const badge = document.getElementById('clock-indicator');
+  if (!badge) return;
+  const show = (c) => {
+    badge.hidden = !c || c.mode === 'system';
+    badge.textContent = c && c.mode !== 'system' ? `Clock ${c.mode === 'frozen' ? 'frozen' : 'moved'}: ${c.now}` : '';
+    badge.title = c ? c.description : '';
+  };
+  const tick = () => readClock().then(show).catch(() => show(null));
+  tick();
+  setInterval(tick, 5000);
 }
 
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);

@@ -77,6 +77,10 @@ public protocol DocumentStore: Sendable {
     /// an import). `time` becomes the database's `historyHorizon`: the state before it is gone.
     func deleteAll(in database: DatabaseID, at time: Timestamp) throws(FirestoreError)
 
+    /// `deleteAll(in:at:)` then a commit of `documents` (as puts) at `time`, as one step: a
+    /// reset to a snapshot. Stores that persist do both in one transaction.
+    func replaceAll(in database: DatabaseID, with documents: [Document], at time: Timestamp) throws(FirestoreError)
+
     /// The earliest read time at which point-in-time reads of `database` are exact, or nil
     /// when its history is complete since the store began: the latest clear or import of the
     /// database, the moment a store that kept no versions started keeping them, or the
@@ -169,5 +173,13 @@ extension StoreSnapshot {
     {
         var ignored = QueryStatistics()
         return try runQuery(target, in: database, statistics: &ignored)
+    }
+}
+
+extension DocumentStore {
+    /// The two steps one after the other (the in-memory store loses nothing in between).
+    public func replaceAll(in database: DatabaseID, with documents: [Document], at time: Timestamp) throws(FirestoreError) {
+        try deleteAll(in: database, at: time)
+        try commit(documents.map { .put($0) }, in: database, commitTime: time)
     }
 }

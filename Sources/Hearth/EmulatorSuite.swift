@@ -3,6 +3,7 @@ import DocumentStore
 import FirestoreEngine
 import FirestoreModel
 import FoundationEssentials
+import Functions
 import GoogleWire
 import HTTPServer
 
@@ -28,7 +29,13 @@ final class EmulatorSuite: Sendable {
 
     /// Builds the servers; nothing listens until `start`.
     /// - Throws: `ConfigError` for `--export-on-exit` without a directory and without `--import`.
-    init(options: StartOptions, config: FirebaseConfig, project: String, store: any DocumentStore) throws {
+    /// - Parameters:
+    ///   - functions: the functions host, whose triggers the hub turns on and off.
+    ///   - clock: the emulators' clock, which Auth's token and sign-in times follow.
+    init(
+        options: StartOptions, config: FirebaseConfig, project: String, store: any DocumentStore,
+        functions: FunctionsHost? = nil, clock: EmulatorClock = EmulatorClock()
+    ) throws {
         self.config = config
         self.project = project
         self.store = store
@@ -36,7 +43,8 @@ final class EmulatorSuite: Sendable {
         let log = HearthApp.requestLog("auth", quiet: options.quiet)
         if configured == nil || configured?.contains("auth") == true || options.authPort != nil {
             let service = AuthService(
-                store: DocumentUserStore(store: store, clock: FirestoreEngine.systemClock), defaultProject: project)
+                store: DocumentUserStore(store: store, clock: FirestoreEngine.systemClock), defaultProject: project,
+                clock: { Date(timeIntervalSince1970: Double(clock.now().microseconds) / 1_000_000) })
             let handler = AuthEmulatorHandler(service: service, log: { HearthLog.info($0) })
             authHandler = handler
             authServer = HTTPServer(
@@ -47,7 +55,8 @@ final class EmulatorSuite: Sendable {
             authHandler = nil
         }
         let registry = self.registry
-        let hub = HubHandler(registry: registry, export: Self.exporter(store: store, project: project))
+        var hub = HubHandler(registry: registry, export: Self.exporter(store: store, project: project))
+        if let functions { hub.setBackgroundTriggers = { functions.setBackgroundTriggers(enabled: $0) } }
         let hubLog = HearthApp.requestLog("hub", quiet: options.quiet)
         hubServer = HTTPServer(
             configuration: HTTPServerConfiguration.googleShaped(host: config.hub.host, port: config.hub.port), handler: hub,

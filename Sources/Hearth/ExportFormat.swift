@@ -199,20 +199,7 @@ public enum HearthExport {
 
     /// Calls `body` with every stored document of `db`, depth-first in `__name__` order.
     static func walk(_ db: DatabaseID, _ snapshot: any StoreSnapshot, _ body: (Document) throws -> Void) throws {
-        func visit(_ parent: ResourcePath) throws {
-            for id in try snapshot.collectionIDs(under: parent, in: db) {
-                let collection = parent.appending(id)
-                let docs = try snapshot.listDocuments(in: collection, database: db, startAfter: nil, limit: nil)
-                let missing = try snapshot.missingDocuments(in: collection, database: db)
-                var byPath: [ResourcePath: Document] = [:]
-                for d in docs { byPath[d.path] = d }
-                for path in Set(docs.map(\.path) + missing).sorted() {
-                    if let d = byPath[path] { try body(d) }
-                    try visit(path)
-                }
-            }
-        }
-        try visit(.root)
+        try snapshot.forEachDocument(in: db, body)
     }
 
     /// The documents of one `.jsonl` file.

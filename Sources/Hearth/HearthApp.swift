@@ -1,3 +1,4 @@
+import AuthEmulator
 import DocumentStore
 import FirestoreAPI
 import FirestoreEngine
@@ -19,6 +20,8 @@ public final class HearthApp: Sendable {
     public let dataDescription: String
     /// The engine.
     public let engine: FirestoreEngine
+    /// The emulators' clock (the engine's, the functions' and Auth's); `/emulator/v1/clock` moves it.
+    public let clock: EmulatorClock
     /// Security rules state (file, hot reload, PUT endpoint, coverage, explanations).
     public let rules: RulesController
     /// Index definitions (firestore.indexes.json, the Admin API) and the missing indexes seen.
@@ -82,9 +85,11 @@ public final class HearthApp: Sendable {
             requireIndexes: options.requireIndexes ?? config.requireIndexes,
             message: IndexesController.productionMessage,
             warn: { HearthLog.error($0) })
+        let clock = EmulatorClock()
+        self.clock = clock
         let engine = try FirestoreEngine(
-            store: store, versionRetention: options.versionRetention ?? FirestoreEngine.defaultVersionRetention,
-            indexes: catalog)
+            store: store, clock: clock.now,
+            versionRetention: options.versionRetention ?? FirestoreEngine.defaultVersionRetention, indexes: catalog)
         self.engine = engine
         let rules = RulesController(engine: engine, log: { HearthLog.info($0) })
         self.rules = rules
@@ -108,13 +113,16 @@ public final class HearthApp: Sendable {
         let requestLog = Self.requestLog("firestore", quiet: options.quiet)
         // `--quiet`: no EXPLAIN line is even formatted.
         let queryLog: (@Sendable (String) -> Void)? = options.quiet ? nil : requestLog
+        // `:reset` restores what `--import` loaded (the accounts database too); without an import, empty databases.
+        let snapshots = SnapshotsController(engine: engine, databases: ["(default)", DocumentUserStore.databaseID])
+        if options.importPath != nil { try snapshots.saveSeed(project: project) }
         let handler = FirestorePortHandler(
             rest: FirestoreRESTService(engine: engine, queryLog: queryLog),
             admin: EmulatorAdmin(
                 engine: engine, rules: rules, indexes: indexes,
                 export: { (database, directory, name) throws(FirestoreError) in
                     try FirebaseCLIExport.writeFirestore(store: store, database: database, exportName: name, toDirectory: directory)
-                }))
+                }, snapshots: snapshots, clock: ClockController(clock: clock, log: { HearthLog.info($0) })))
         webChannel = handler.webChannel
         let grpc = FirestoreGRPCService(engine: engine, log: requestLog, queryLog: queryLog)
         var firestoreConfiguration = HTTPServerConfiguration.googleShaped(host: config.firestore.host, port: config.firestore.port)
@@ -124,7 +132,7 @@ public final class HearthApp: Sendable {
             handler: handler,
             http2: HTTP2Server(handler: FirestorePortStreamHandler(grpc: grpc, rest: handler), log: { _ in }),
             log: requestLog)
-        let host = FunctionsHost(project: project, engine: engine)
+        let host = FunctionsHost(project: project, engine: engine, clock: clock.now)
         ShoutsBackend.register(into: host)
         functions = host
         let configured = EmulatorSuite.configuredEmulators(options.resolvedConfigPath())
@@ -138,7 +146,8 @@ public final class HearthApp: Sendable {
         } else {
             functionsServer = nil
         }
-        let suite = try EmulatorSuite(options: options, config: config, project: project, store: store)
+        let suite = try EmulatorSuite(
+            options: options, config: config, project: project, store: store, functions: host, clock: clock)
         self.suite = suite
         if config.uiEnabled {
             let events = UIEventHub(

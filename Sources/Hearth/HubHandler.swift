@@ -8,7 +8,7 @@ import HTTPServer
 /// |---|---|
 /// | `GET /` | locator: `{version, host, port, pid, listen}` |
 /// | `GET /emulators` | `{"<name>": {name, host, port, pid, listen}, …}` for every running emulator |
-/// | `PUT /functions/disableBackgroundTriggers` / `enableBackgroundTriggers` | 200 `{"enabled": bool}` (recorded only) |
+/// | `PUT /functions/disableBackgroundTriggers` / `enableBackgroundTriggers` | 200 `{"enabled": bool}`: Firestore triggers stop / start firing for later commits |
 /// | `POST /_admin/export` `{"path": DIR}` | Firebase CLI export (`FirebaseCLIExport`) to DIR, 200 `{"message":"OK"}`; 403 with an `Origin` header |
 ///
 /// Every answer carries CORS headers (`CORSPolicy.functions`); `OPTIONS` is a preflight.
@@ -18,6 +18,8 @@ struct HubHandler: HTTPHandler {
     let registry: EmulatorRegistry
     /// Exports the running data to a directory.
     let export: @Sendable (String) throws -> HearthExport.Summary
+    /// Turns the in-process Firestore triggers on or off (nil: no functions run).
+    var setBackgroundTriggers: (@Sendable (Bool) -> Void)? = nil
 
     /// Answers one request, with the CORS headers of `CORSPolicy.functions` (the hub is a Node
     /// emulator too); `OPTIONS` is a preflight.
@@ -42,8 +44,12 @@ struct HubHandler: HTTPHandler {
                 JSONValue.object(registry.all.map { JSONValue.Member($0.name, EmulatorRegistry.json($0)) }).serialized()
             )
         case ("PUT", "/functions/disableBackgroundTriggers"):
+            setBackgroundTriggers?(false)
+            HearthLog.info("functions: background triggers disabled (hub)")
             return .json(200, Array(#"{"enabled":false}"#.utf8))
         case ("PUT", "/functions/enableBackgroundTriggers"):
+            setBackgroundTriggers?(true)
+            HearthLog.info("functions: background triggers enabled (hub)")
             return .json(200, Array(#"{"enabled":true}"#.utf8))
         case ("POST", "/_admin/export"):
             if request.headers["origin"] != nil {

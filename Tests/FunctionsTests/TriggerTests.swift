@@ -61,4 +61,33 @@ struct TriggerTests {
         #expect(fixture.errors.values.count == 1)
         #expect(fixture.errors.values.first?.hasPrefix("failing") == true)
     }
+
+    @Test("commits made while background triggers are off never fire; resets fire none", .timeLimit(.minutes(1)))
+    func switchedOff() async throws {
+        let fixture = try Fixture()
+        let (events, sink) = AsyncStream.makeStream(of: String.self)
+        try fixture.host.onDocument("poems/{poemId}", .written, name: "on-write") { event in
+            sink.yield(event.params["poemId"] ?? "?")
+        }
+        let dispatcher = fixture.host.makeTriggerDispatcher()
+        let task = Task { await dispatcher.run() }
+        let db = fixture.host.admin
+        #expect(fixture.host.backgroundTriggersEnabled)
+        fixture.host.setBackgroundTriggers(enabled: false)
+        try db.document("poems/quiet").set(["v": 1])
+        // A reset to a snapshot (as `:reset` does) is not a write of the app's: no trigger.
+        try fixture.host.engine.replaceAll(
+            fixture.host.database, with: [Document(path: ResourcePath(["poems", "restored"]), fields: ["v": .integer(1)],
+                createTime: Timestamp(seconds: 1, nanos: 0), updateTime: Timestamp(seconds: 1, nanos: 0))])
+        fixture.host.setBackgroundTriggers(enabled: true)
+        try db.document("poems/loud").set(["v": 1])
+        var received: [String] = []
+        for await e in events {
+            received.append(e)
+            break
+        }
+        #expect(received == ["loud"])
+        dispatcher.stop()
+        await task.value
+    }
 }

@@ -615,3 +615,20 @@ def test_clear_all_users_asks_first(hearth, browser):
     wait(browser, lambda d: not shown_uids(d) and "No users" in d.find_element(By.ID, "user-rows").text)
     assert all_users(hearth) == []
     shot(browser, "auth-cleared")
+
+
+def test_a_moved_clock_is_shown(hearth, browser):
+    """While a test freezes the emulators' clock the header says so, and the overview names it."""
+    status, body = http("PUT", hearth.url("firestore", "/emulator/v1/clock"), {"freeze": "2031-01-02T03:04:05Z"})
+    assert status == 200, body
+    try:
+        browser.get(hearth.url("ui", "/#/"))
+        badge = wait(browser, visible("#clock-indicator"))
+        assert "2031-01-02T03:04:05" in badge.text
+        wait(browser, lambda d: "frozen at 2031-01-02T03:04:05" in d.find_element(By.ID, "overview-clock").text)
+        shot(browser, "clock-frozen")
+    finally:
+        http("DELETE", hearth.url("firestore", "/emulator/v1/clock"))
+    browser.refresh()  # the same URL: get() would not reload the page
+    wait(browser, lambda d: "system clock" in d.find_element(By.ID, "overview-clock").text)
+    assert not browser.find_element(By.ID, "clock-indicator").is_displayed()

@@ -1,6 +1,6 @@
 // Overview: project facts, the running emulators, and an export form.
 
-import { el, labelled, showError, showInfo } from '../app.js';
+import { el, labelled, showError, showInfo, readClock } from '../app.js';
 import * as api from '../api.js';
 
 const NAMES = { firestore: 'Firestore', auth: 'Authentication', functions: 'Functions', hub: 'Emulator Hub', ui: 'Emulator UI' };
@@ -25,8 +25,9 @@ export function mount(root) {
       el('div', { class: 'table-box' }, el('table', { class: 'grid', id: 'emulators-table' },
         el('thead', {}, el('tr', {}, ['Emulator', 'Host:port', 'Link'].map((h) => el('th', { scope: 'col' }, h)))), emuBody))),
     el('section', { 'aria-labelledby': 'h-export' }, el('h2', { id: 'h-export' }, 'Export'),
-      el('p', { class: 'hint' }, 'Writes the Firestore and Auth data to a directory that ', el('code', {}, 'hearth start --import'),
-        ' can load. A relative path is resolved against the directory Hearth was started from.'),
+      el('p', { class: 'hint' }, 'Writes the Firestore and Auth data as the Firebase CLI\'s export folder, which ',
+        el('code', {}, 'hearth start --import'), ' and ', el('code', {}, 'firebase emulators:start --import'),
+        ' load. A relative path is resolved against the directory Hearth was started from.'),
       form));
 
   async function doExport() {
@@ -53,13 +54,16 @@ export function mount(root) {
     }
   }
 
+  const clock = el('dd', { id: 'overview-clock' }, '…');
   api.getConfig().then((c) => {
     facts.replaceChildren(
       el('dt', {}, 'Project ID'), el('dd', { id: 'overview-project', class: 'mono' }, c.projectId || ''),
       el('dt', {}, 'Version'), el('dd', {}, c.version || ''),
       el('dt', {}, 'Data file'), el('dd', { id: 'overview-data-file', class: 'mono' }, c.dataFile || 'in memory'),
       el('dt', {}, 'Rules file'), el('dd', { id: 'overview-rules-file', class: 'mono' }, c.rulesFile || 'none'),
-      el('dt', {}, 'Imported from'), el('dd', { class: 'mono' }, c.importedFrom || '—'));
+      el('dt', {}, 'Imported from'), el('dd', { class: 'mono' }, c.importedFrom || '—'),
+      el('dt', {}, 'Clock'), clock);
+    readClock().then((k) => { clock.textContent = k.description; }).catch(() => { clock.textContent = 'unknown'; });
     const order = Object.keys(NAMES);
     const rank = (n) => (order.indexOf(n) === -1 ? order.length : order.indexOf(n));
     const rows = Object.entries(c.emulators || {}).sort((a, b) => rank(a[0]) - rank(b[0])).map(([name, e]) => {

@@ -265,10 +265,28 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     /// commit time, maintaining every built index of the touched collections.
     /// - Throws: `.internalError` when SQLite fails; nothing is applied then.
     public func commit(_ batches: [CommitBatch]) throws(FirestoreError) {
+        try write(batches, clearing: nil)
+    }
+
+    /// Replaces every document of `database` with `documents` at `time` in one write
+    /// transaction: the clear of `deleteAll(in:at:)` (history and horizon included) and the
+    /// puts commit together or not at all, so a crash never leaves the database empty.
+    /// - Throws: `.internalError` when SQLite fails; nothing is applied then.
+    public func replaceAll(in database: DatabaseID, with documents: [Document], at time: Timestamp) throws(FirestoreError) {
+        try write([CommitBatch(mutations: documents.map { .put($0) }, database: database, commitTime: time)], clearing: (database, time))
+    }
+
+    /// `commit(_:)`, after clearing one database first when `clearing` names it.
+    private func write(_ batches: [CommitBatch], clearing: (database: DatabaseID, time: Timestamp)?) throws(FirestoreError) {
         guard let latest = batches.map(\.commitTime).max() else { return }
         try withWriter { (connection) throws in
             var newDatabases: [String: (id: Int64, composites: [String: [(id: Int64, index: CompositeIndex)]])] = [:]
+            var cleared: (id: Int64, horizon: Timestamp)?
+            if let clearing, let dbID = databaseIDs[clearing.database.name] {
+                cleared = (dbID, max(horizons[dbID] ?? clearing.time, clearing.time))
+            }
             try connection.writeTransaction { () throws in
+                if let cleared { try Self.deleteRows(of: cleared.id, horizon: cleared.horizon, connection) }
                 for batch in batches {
                     let database = batch.database
                     // A database the group created earlier is not in the caches yet.
@@ -303,6 +321,7 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
                 }
             }
             // Only committed state reaches the caches.
+            if let cleared { horizons[cleared.id] = cleared.horizon }
             for (name, created) in newDatabases {
                 databaseIDs[name] = created.id
                 composites[created.id] = created.composites
@@ -374,24 +393,28 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
         try withWriter { (connection) throws in
             guard let dbID = databaseIDs[database.name] else { return }
             let horizon = max(horizons[dbID] ?? time, time)
-            try connection.writeTransaction { () throws in
-                try Self.recordHorizon(horizon, database: dbID, connection)
-                for sql in [
-                    "DELETE FROM index_entries WHERE index_id IN (SELECT id FROM field_indexes WHERE db = ?1)",
-                    "DELETE FROM composite_entries WHERE index_id IN (SELECT id FROM composite_indexes WHERE db = ?1)",
-                ] {
-                    let entries = try connection.prepare(sql)
-                    try entries.bind(dbID, at: 1)
-                    try entries.run()
-                }
-                for table in ["documents", "document_versions"] {
-                    let delete = try connection.prepare("DELETE FROM \(table) WHERE db = ?1")
-                    try delete.bind(dbID, at: 1)
-                    try delete.run()
-                }
-            }
+            try connection.writeTransaction { () throws in try Self.deleteRows(of: dbID, horizon: horizon, connection) }
             horizons[dbID] = horizon
             bumpSequence()
+        }
+    }
+
+    /// Deletes a database's documents, history and index entries and records its horizon,
+    /// inside the caller's write transaction.
+    private static func deleteRows(of dbID: Int64, horizon: Timestamp, _ connection: SQLiteConnection) throws {
+        try recordHorizon(horizon, database: dbID, connection)
+        for sql in [
+            "DELETE FROM index_entries WHERE index_id IN (SELECT id FROM field_indexes WHERE db = ?1)",
+            "DELETE FROM composite_entries WHERE index_id IN (SELECT id FROM composite_indexes WHERE db = ?1)",
+        ] {
+            let entries = try connection.prepare(sql)
+            try entries.bind(dbID, at: 1)
+            try entries.run()
+        }
+        for table in ["documents", "document_versions"] {
+            let delete = try connection.prepare("DELETE FROM \(table) WHERE db = ?1")
+            try delete.bind(dbID, at: 1)
+            try delete.run()
         }
     }
 

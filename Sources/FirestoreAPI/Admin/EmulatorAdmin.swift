@@ -11,7 +11,9 @@ import HTTPServer
 /// `GET /emulator/v1/stats` what the engine holds (open listen sessions, transactions), and
 /// `GET|DELETE …/projects/{p}:missingIndexes` the indexes queries lacked since start, and
 /// `POST …/projects/{p}:export` `{database, export_directory, export_name}` writes a managed
-/// export of the database as the official emulator does (firebase-tools' hub calls it).
+/// export of the database as the official emulator does (firebase-tools' hub calls it);
+/// `POST …/projects/{p}:reset` and `…/projects/{p}/snapshots/…` (`SnapshotsController`);
+/// `GET|PUT|DELETE /emulator/v1/clock` (`ClockController`).
 /// It also answers the Firestore Admin API's index endpoints
 /// (`/v1/projects/{p}/databases/{d}/collectionGroups/{g}/indexes…`, docs/reference/indexes.md).
 public struct EmulatorAdmin: Sendable {
@@ -25,16 +27,23 @@ public struct EmulatorAdmin: Sendable {
     /// throwing `.failedPrecondition` when the directory does not exist and `.internal` when
     /// writing fails; nil answers `:export` with UNIMPLEMENTED.
     public let export: (@Sendable (DatabaseID, String, String) throws(FirestoreError) -> Void)?
+    /// `:reset` and the named snapshots; nil leaves them unanswered (404).
+    public let snapshots: SnapshotsController?
+    /// `/emulator/v1/clock`; nil leaves it unanswered (404).
+    public let clock: ClockController?
 
     /// Creates the admin endpoints.
     public init(
         engine: FirestoreEngine, rules: RulesController, indexes: IndexesController,
-        export: (@Sendable (DatabaseID, String, String) throws(FirestoreError) -> Void)? = nil
+        export: (@Sendable (DatabaseID, String, String) throws(FirestoreError) -> Void)? = nil,
+        snapshots: SnapshotsController? = nil, clock: ClockController? = nil
     ) {
         self.engine = engine
         self.rules = rules
         self.indexes = indexes
         self.export = export
+        self.snapshots = snapshots
+        self.clock = clock
     }
 
     /// `(database, collection group, index id)` when `path` is an Admin API index path.
@@ -80,6 +89,7 @@ public struct EmulatorAdmin: Sendable {
             ])
             return .json(200, stats.serialized())
         }
+        if raw == "/emulator/v1/clock", let clock { return try clock.handle(request.method, body: request.body) }
         if raw == "/emulator/v1/missingIndexes" {
             switch request.method {
             case "GET": return indexes.missing(project: nil)
@@ -91,6 +101,7 @@ public struct EmulatorAdmin: Sendable {
             throw FirestoreError(.notFound, "No emulator method at \(raw).")
         }
         let rest = String(raw.dropFirst("/emulator/v1/projects/".count))
+        if let snapshots, let answer = try snapshots.route(request.method, rest) { return answer }
         // `{p}:verb`
         if let colon = rest.firstIndex(of: ":"), !rest[..<colon].contains("/") {
             guard let project = PercentEncoding.decode(String(rest[..<colon])), !project.isEmpty else {

@@ -41,6 +41,15 @@ public final class FunctionsHost: Sendable {
 
     /// The registered functions; written at start-up, read per call.
     let registry = Mutex(FunctionsRegistry())
+    private let triggersEnabled = Mutex(true)
+
+    /// Whether document triggers fire for commits made now (the hub's
+    /// `PUT /functions/disableBackgroundTriggers` / `enableBackgroundTriggers` set it, as
+    /// firebase-tools' hub does). Commits made while off never fire, not even once turned back on.
+    public var backgroundTriggersEnabled: Bool { triggersEnabled.withLock { $0 } }
+
+    /// Turns document triggers on or off for later commits.
+    public func setBackgroundTriggers(enabled: Bool) { triggersEnabled.withLock { $0 = enabled } }
 
     /// Creates a host.
     /// - Parameters:

@@ -7,7 +7,8 @@ import GoogleWire
 /// Creating it registers an engine observer that only enqueues (the observer runs under the
 /// engine's writer lock); `run()` drains the queue, calling every matching trigger in
 /// registration order and awaiting each. Delivery is at most once: an error is sent to the
-/// host's error sink and not retried. Database clears fire no triggers.
+/// host's error sink and not retried. Database clears (and resets to a snapshot) fire no
+/// triggers, nor do commits made while the host's `backgroundTriggersEnabled` is off.
 public final class TriggerDispatcher: Sendable {
     private let host: FunctionsHost
     private let stream: AsyncStream<CommittedChange>
@@ -21,8 +22,8 @@ public final class TriggerDispatcher: Sendable {
         self.stream = stream
         self.continuation = continuation
         let database = host.database
-        self.observerID = host.engine.addObserver { change in
-            guard change.database == database, !change.cleared else { return }
+        self.observerID = host.engine.addObserver { [host] change in
+            guard change.database == database, !change.cleared, host.backgroundTriggersEnabled else { return }
             continuation.yield(change)
         }
     }

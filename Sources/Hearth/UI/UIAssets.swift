@@ -499,7 +499,29 @@ function start() {
     const p = document.getElementById('project-id');
     if (p) p.textContent = c.projectId || '';
   }).catch(showError);
+  watchClock();
   route();
+}
+
+/** The emulators' clock (`GET /emulator/v1/clock` on the Firestore port), read every 5 s. */
+export async function readClock() {
+  const r = await fetch('/api/firestore/emulator/v1/clock');
+  if (!r.ok) throw new Error(`clock: HTTP ${r.status}`);
+  return r.json();
+}
+
+/** Shows a badge in the header while the clock is frozen or moved; hidden on the system clock. */
+function watchClock() {
+  const badge = document.getElementById('clock-indicator');
+  if (!badge) return;
+  const show = (c) => {
+    badge.hidden = !c || c.mode === 'system';
+    badge.textContent = c && c.mode !== 'system' ? `Clock ${c.mode === 'frozen' ? 'frozen' : 'moved'}: ${c.now}` : '';
+    badge.title = c ? c.description : '';
+  };
+  const tick = () => readClock().then(show).catch(() => show(null));
+  tick();
+  setInterval(tick, 5000);
 }
 
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
@@ -535,6 +557,7 @@ else start();
         <li><a id="nav-functions" data-view="functions" href="#/functions">Functions</a></li>
       </ul>
     </nav>
+    <span id="clock-indicator" class="clock" role="status" hidden></span>
     <span id="live-indicator" class="live" title="Live updates (Server-Sent Events)">connecting…</span>
   </header>
   <div class="status-bar empty" id="status-bar">
@@ -789,6 +812,9 @@ header.top {
 .nav a:hover { background: #e4e7ec; }
 .nav a[aria-current="page"] { background: var(--accent-bg); color: #0842a0; font-weight: 600; box-shadow: inset 0 -2px 0 var(--accent); }
 .live { margin-left: auto; font-size: 0.85rem; color: var(--muted); }
+/* The emulators' clock, shown only when a test moved it (PUT /emulator/v1/clock). */
+.clock { margin-left: auto; font-size: 0.85rem; padding: 0.1rem 0.5rem; border-radius: 0.3rem; background: #fff4d6; color: #4d3800; border: 1px solid #e6c766; }
+.clock:not([hidden]) + .live { margin-left: 0.75rem; }
 .live::before { content: "●"; margin-right: 0.3rem; color: #8a8f98; }
 .live[data-state="open"]::before { color: var(--ok); }
 .live[data-state="error"]::before { color: var(--danger); }
@@ -2758,7 +2784,7 @@ function unregistered(m) {
         "views/overview.js": #"""
 // Overview: project facts, the running emulators, and an export form.
 
-import { el, labelled, showError, showInfo } from '../app.js';
+import { el, labelled, showError, showInfo, readClock } from '../app.js';
 import * as api from '../api.js';
 
 const NAMES = { firestore: 'Firestore', auth: 'Authentication', functions: 'Functions', hub: 'Emulator Hub', ui: 'Emulator UI' };
@@ -2783,8 +2809,9 @@ export function mount(root) {
       el('div', { class: 'table-box' }, el('table', { class: 'grid', id: 'emulators-table' },
         el('thead', {}, el('tr', {}, ['Emulator', 'Host:port', 'Link'].map((h) => el('th', { scope: 'col' }, h)))), emuBody))),
     el('section', { 'aria-labelledby': 'h-export' }, el('h2', { id: 'h-export' }, 'Export'),
-      el('p', { class: 'hint' }, 'Writes the Firestore and Auth data to a directory that ', el('code', {}, 'hearth start --import'),
-        ' can load. A relative path is resolved against the directory Hearth was started from.'),
+      el('p', { class: 'hint' }, 'Writes the Firestore and Auth data as the Firebase CLI\'s export folder, which ',
+        el('code', {}, 'hearth start --import'), ' and ', el('code', {}, 'firebase emulators:start --import'),
+        ' load. A relative path is resolved against the directory Hearth was started from.'),
       form));
 
   async function doExport() {
@@ -2811,13 +2838,16 @@ export function mount(root) {
     }
   }
 
+  const clock = el('dd', { id: 'overview-clock' }, '…');
   api.getConfig().then((c) => {
     facts.replaceChildren(
       el('dt', {}, 'Project ID'), el('dd', { id: 'overview-project', class: 'mono' }, c.projectId || ''),
       el('dt', {}, 'Version'), el('dd', {}, c.version || ''),
       el('dt', {}, 'Data file'), el('dd', { id: 'overview-data-file', class: 'mono' }, c.dataFile || 'in memory'),
       el('dt', {}, 'Rules file'), el('dd', { id: 'overview-rules-file', class: 'mono' }, c.rulesFile || 'none'),
-      el('dt', {}, 'Imported from'), el('dd', { class: 'mono' }, c.importedFrom || '—'));
+      el('dt', {}, 'Imported from'), el('dd', { class: 'mono' }, c.importedFrom || '—'),
+      el('dt', {}, 'Clock'), clock);
+    readClock().then((k) => { clock.textContent = k.description; }).catch(() => { clock.textContent = 'unknown'; });
     const order = Object.keys(NAMES);
     const rank = (n) => (order.indexOf(n) === -1 ? order.length : order.indexOf(n));
     const rows = Object.entries(c.emulators || {}).sort((a, b) => rank(a[0]) - rank(b[0])).map(([name, e]) => {
