@@ -62,8 +62,9 @@ public enum HearthExport {
         public var description: String
     }
 
-    /// Writes `databases` and the accounts of `authProjects` from `store` into `directory`
-    /// (created when missing; files of the same names are replaced).
+    /// Writes `databases` and the accounts of `authProjects` from `store` into `directory`,
+    /// replacing it: the files go to a temporary sibling folder renamed over `directory` at the
+    /// end, so a crash leaves the old folder or the whole new one.
     /// - Parameter rulesFile: the rules file in force, recorded for reference.
     /// - Throws: `Failure` naming the file that could not be written; `FirestoreError` when the
     ///   store fails; `AuthError` when account storage fails.
@@ -72,7 +73,10 @@ public enum HearthExport {
         store: any DocumentStore, databases: [DatabaseID], authProjects: [String], rulesFile: String?,
         to directory: String
     ) throws -> Summary {
-        let root = URL(fileURLWithPath: directory)
+        let target = URL(fileURLWithPath: directory).standardizedFileURL
+        let root = target.deletingLastPathComponent().appendingPathComponent(
+            ".\(target.lastPathComponent).hearth-\(AutoID.make())")
+        defer { try? FileManager.default.removeItem(at: root) }
         var summary = Summary()
         var databaseEntries: [JSONValue] = []
         let snapshot = try store.snapshot()
@@ -119,14 +123,16 @@ public enum HearthExport {
             .init("auth", .object([.init("path", .string("auth")), .init("projects", .array(authEntries))])),
         ]
         if let rulesFile {
-            metadata.append(.init("rules", .object([.init("file", .string(relativePath(rulesFile, from: root.path)))])))
+            metadata.append(.init("rules", .object([.init("file", .string(relativePath(rulesFile, from: target.path)))])))
         }
         try writeFile(JSONValue.object(metadata).serialized() + [0x0A], root.appendingPathComponent(metadataFile))
+        try FirebaseCLIExport.replace(target, with: root)
         return summary
     }
 
     /// Loads the export in `directory` into `store`: each database it holds is cleared and
     /// refilled with its documents, times included; each project's accounts are replaced.
+    /// Every file is read and decoded before anything changes, so a bad one loads nothing.
     /// The store's last commit time becomes at least the newest imported time, so later
     /// commits sort after every imported document.
     /// - Throws: `Failure` naming the file and line that could not be read or decoded.
@@ -141,7 +147,8 @@ public enum HearthExport {
                     "\(metadataURL.path): not a Hearth export (format \(format)); firebase-tools exports cannot be imported"
             )
         }
-        var summary = Summary()
+        // 1. Decode everything.
+        var databases: [(DatabaseID, [Document])] = []
         if case .array(let entries)? = metadata["firestore"]?["databases"] {
             for entry in entries {
                 guard case .string(let project)? = entry["project"], case .string(let database)? = entry["database"],
@@ -151,48 +158,56 @@ public enum HearthExport {
                         description: "\(metadataURL.path): a firestore.databases entry lacks project, database or file")
                 }
                 let db = DatabaseID(project: project, database: database)
-                let url = root.appendingPathComponent(file)
-                let docs = try readDocuments(url, db)
-                try store.deleteAll(in: db, at: FirestoreEngine.systemClock())
-                var last: Timestamp?
-                for d in docs { last = max(last ?? d.updateTime, max(d.updateTime, d.createTime)) }
-                var start = 0
-                while start < docs.count {
-                    let batch = docs[start..<min(start + 500, docs.count)]
-                    try store.commit(
-                        batch.map { .put($0) }, in: db, commitTime: last ?? Timestamp(seconds: 0, nanos: 0))
-                    start += 500
-                }
-                summary.documents[db] = docs.count
+                databases.append((db, try readDocuments(root.appendingPathComponent(file), db)))
             }
         }
+        var accounts: [(project: String, users: [UserRecord], config: AuthProjectConfig?)] = []
         if case .array(let entries)? = metadata["auth"]?["projects"] {
-            let users = DocumentUserStore(store: store, clock: FirestoreEngine.systemClock)
             for entry in entries {
                 guard case .string(let project)? = entry["project"], case .string(let file)? = entry["file"] else {
                     throw Failure(description: "\(metadataURL.path): an auth.projects entry lacks project or file")
                 }
                 let url = root.appendingPathComponent(file)
                 let body = try parseJSON(try readFile(url), url.path)
-                try users.deleteAll(in: project)
-                var count = 0
+                var users: [UserRecord] = []
                 if case .array(let list)? = body["users"] {
                     for u in list {
                         do throws(AuthError) {
-                            try users.put(try UserRecord(json: u), in: project)
+                            users.append(try UserRecord(json: u))
                         } catch {
                             throw Failure(description: "\(url.path): \(error.message)")
                         }
-                        count += 1
                     }
                 }
+                var settings: AuthProjectConfig?
                 if let c = body["config"], let config = try? AuthRequestBody(json: c) {
-                    var settings = AuthProjectConfig()
-                    settings.apply(config)
-                    try users.setConfig(settings, in: project)
+                    var s = AuthProjectConfig()
+                    s.apply(config)
+                    settings = s
                 }
-                summary.users[project] = count
+                accounts.append((project, users, settings))
             }
+        }
+        // 2. Apply.
+        var summary = Summary()
+        for (db, docs) in databases {
+            try store.deleteAll(in: db, at: FirestoreEngine.systemClock())
+            var last: Timestamp?
+            for d in docs { last = max(last ?? d.updateTime, max(d.updateTime, d.createTime)) }
+            var start = 0
+            while start < docs.count {
+                let batch = docs[start..<min(start + 500, docs.count)]
+                try store.commit(batch.map { .put($0) }, in: db, commitTime: last ?? Timestamp(seconds: 0, nanos: 0))
+                start += 500
+            }
+            summary.documents[db] = docs.count
+        }
+        let users = DocumentUserStore(store: store, clock: FirestoreEngine.systemClock)
+        for entry in accounts {
+            try users.deleteAll(in: entry.project)
+            for u in entry.users { try users.put(u, in: entry.project) }
+            if let config = entry.config { try users.setConfig(config, in: entry.project) }
+            summary.users[entry.project] = entry.users.count
         }
         return summary
     }

@@ -191,6 +191,32 @@ import Testing
         #expect(Array(try Self.contents(target, Self.db).keys) == [ResourcePath(["a", "1"])])
     }
 
+    @Test func aBadFileLoadsNothingEvenAfterAGoodOne() throws {
+        let dir = Self.tempDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("firestore/p"), withIntermediateDirectories: true)
+        try
+            #"{"version":"hearth","hearth":{"format":1},"firestore":{"databases":[{"project":"p","database":"(default)","file":"firestore/p/a.jsonl"},{"project":"p","database":"b","file":"firestore/p/b.jsonl"}]}}"#
+            .write(to: dir.appendingPathComponent(HearthExport.metadataFile), atomically: true, encoding: .utf8)
+        try
+            "{\"name\":\"projects/p/databases/(default)/documents/a/new\",\"createTime\":\"2020-01-01T00:00:00Z\",\"updateTime\":\"2020-01-01T00:00:00Z\"}\n"
+            .write(to: dir.appendingPathComponent("firestore/p/a.jsonl"), atomically: true, encoding: .utf8)
+        try "{not json\n".write(to: dir.appendingPathComponent("firestore/p/b.jsonl"), atomically: true, encoding: .utf8)
+        let store = InMemoryDocumentStore()
+        let db = DatabaseID(project: "p")
+        let old = Document(path: ResourcePath(["a", "old"]), fields: [:], createTime: Timestamp(seconds: 1, nanos: 0),
+            updateTime: Timestamp(seconds: 1, nanos: 0))
+        try store.commit([.put(old)], in: db, commitTime: Timestamp(seconds: 1, nanos: 0))
+        let error = #expect(throws: HearthExport.Failure.self) { try HearthExport.read(from: dir.path, into: store) }
+        #expect(error?.description.contains("b.jsonl:1:") == true)
+        let snapshot = try store.snapshot()
+        defer { snapshot.close() }
+        // The first database was not cleared and refilled before the second failed.
+        #expect(try snapshot.document(old.path, in: db) != nil)
+        #expect(try snapshot.document(ResourcePath(["a", "new"]), in: db) == nil)
+    }
+
     @Test func badExportsAreReportedWithTheirPath() throws {
         let dir = Self.tempDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
