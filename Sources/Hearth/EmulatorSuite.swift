@@ -56,7 +56,13 @@ final class EmulatorSuite: Sendable {
         }
         let registry = self.registry
         var hub = HubHandler(registry: registry, export: Self.exporter(store: store, project: project))
-        if let functions { hub.setBackgroundTriggers = { functions.setBackgroundTriggers(enabled: $0) } }
+        if let functions {
+            hub.setBackgroundTriggers = { functions.setBackgroundTriggers(enabled: $0) }
+            hub.triggerStatus = {
+                guard case .object(let members) = functions.triggerStats.json else { return .object([]) }
+                return .object([.init("enabled", .bool(functions.backgroundTriggersEnabled))] + members)
+            }
+        }
         let hubLog = HearthApp.requestLog("hub", quiet: options.quiet)
         hubServer = HTTPServer(
             configuration: HTTPServerConfiguration.googleShaped(host: config.hub.host, port: config.hub.port), handler: hub,

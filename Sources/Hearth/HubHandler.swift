@@ -9,6 +9,7 @@ import HTTPServer
 /// | `GET /` | locator: `{version, host, port, pid, listen}` |
 /// | `GET /emulators` | `{"<name>": {name, host, port, pid, listen}, …}` for every running emulator |
 /// | `PUT /functions/disableBackgroundTriggers` / `enableBackgroundTriggers` | 200 `{"enabled": bool}`: Firestore triggers stop / start firing for later commits |
+/// | `GET /functions/triggers` | `{enabled, backlog, enqueued, delivered, failed, retried, loopsStopped, lastLatencyMs, maxLatencyMs}` (Hearth's own) |
 /// | `POST /_admin/export` `{"path": DIR}` | Firebase CLI export (`FirebaseCLIExport`) to DIR, 200 `{"message":"OK"}`; 403 with an `Origin` header |
 ///
 /// Every answer carries CORS headers (`CORSPolicy.functions`); `OPTIONS` is a preflight.
@@ -20,6 +21,8 @@ struct HubHandler: HTTPHandler {
     let export: @Sendable (String) throws -> HearthExport.Summary
     /// Turns the in-process Firestore triggers on or off (nil: no functions run).
     var setBackgroundTriggers: (@Sendable (Bool) -> Void)? = nil
+    /// Trigger delivery's figures (`TriggerStatistics.json`) and whether triggers are on.
+    var triggerStatus: (@Sendable () -> JSONValue)? = nil
 
     /// Answers one request, with the CORS headers of `CORSPolicy.functions` (the hub is a Node
     /// emulator too); `OPTIONS` is a preflight.
@@ -43,6 +46,9 @@ struct HubHandler: HTTPHandler {
                 200,
                 JSONValue.object(registry.all.map { JSONValue.Member($0.name, EmulatorRegistry.json($0)) }).serialized()
             )
+        case ("GET", "/functions/triggers"):
+            guard let triggerStatus else { return .json(404, Array(#"{"message":"No functions run here."}"#.utf8)) }
+            return .json(200, triggerStatus().serialized())
         case ("PUT", "/functions/disableBackgroundTriggers"):
             setBackgroundTriggers?(false)
             HearthLog.info("functions: background triggers disabled (hub)")

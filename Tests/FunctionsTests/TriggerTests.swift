@@ -1,4 +1,5 @@
 import FirestoreModel
+import Synchronization
 import Testing
 
 @testable import Functions
@@ -89,5 +90,72 @@ struct TriggerTests {
         #expect(received == ["loud"])
         dispatcher.stop()
         await task.value
+    }
+
+    @Test("a failing trigger is retried per its policy with the same event id", .timeLimit(.minutes(1)))
+    func retried() async throws {
+        let fixture = try Fixture()
+        let (events, sink) = AsyncStream.makeStream(of: String.self)
+        let failures = Mutex(2)
+        try fixture.host.onDocumentCreated("orders/{id}", name: "flaky", retry: .attempts(3, backoff: .milliseconds(1))) { event in
+            sink.yield("\(event.id)#\(event.attempt)")
+            let fail = failures.withLock { n -> Bool in
+                n -= 1
+                return n >= 0
+            }
+            if fail { throw TestFailure("not yet") }
+        }
+        try fixture.host.onDocumentCreated("once/{id}", name: "never-retried") { event in
+            sink.yield("once#\(event.attempt)")
+            throw TestFailure("always")
+        }
+        let dispatcher = fixture.host.makeTriggerDispatcher()
+        let task = Task { await dispatcher.run() }
+        try fixture.host.admin.document("orders/o1").set(["v": 1])
+        try fixture.host.admin.document("once/x").set(["v": 1])
+        var received: [String] = []
+        for await e in events {
+            received.append(e)
+            if received.count == 4 { break }
+        }
+        let id = String(received[0].split(separator: "#")[0])
+        #expect(received == ["\(id)#1", "\(id)#2", "\(id)#3", "once#1"])
+        dispatcher.stop()
+        await task.value
+        let stats = fixture.host.triggerStats
+        #expect(stats.delivered == 1 && stats.failed == 3 && stats.retried == 2 && stats.backlog == 0)
+    }
+
+    @Test("triggers that keep firing one another are stopped and the cycle is named", .timeLimit(.minutes(1)))
+    func loopStopped() async throws {
+        let fixture = try Fixture()
+        let (events, sink) = AsyncStream.makeStream(of: String.self)
+        let admin = fixture.host.admin
+        try fixture.host.onDocumentWritten("ping/{id}", name: "ping") { event in
+            sink.yield("ping")
+            let n = event.after.flatMap { doc -> Int64? in if case .integer(let v)? = doc.fields["n"] { v } else { nil } } ?? 0
+            try admin.document("pong/\(event.params["id"] ?? "")").set(["n": .integer(n + 1)])
+        }
+        try fixture.host.onDocumentWritten("pong/{id}", name: "pong") { event in
+            sink.yield("pong")
+            let n = event.after.flatMap { doc -> Int64? in if case .integer(let v)? = doc.fields["n"] { v } else { nil } } ?? 0
+            try admin.document("ping/\(event.params["id"] ?? "")").set(["n": .integer(n + 1)])
+        }
+        let dispatcher = fixture.host.makeTriggerDispatcher()
+        let task = Task { await dispatcher.run() }
+        try admin.document("ping/a").set(["n": 0])
+        var received: [String] = []
+        for await e in events {
+            received.append(e)
+            if received.count == 2 * TriggerDispatcher.maxRepeats { break }
+        }
+        // Each trigger ran maxRepeats times on its document; the next run is refused.
+        try await Task.sleep(for: .milliseconds(100))
+        dispatcher.stop()
+        await task.value
+        #expect(received.count == 2 * TriggerDispatcher.maxRepeats)
+        #expect(fixture.host.triggerStats.loopsStopped == 1)
+        let logged = fixture.errors.values.first { $0.contains("trigger loop stopped") } ?? ""
+        #expect(logged.contains("ping on ping/a → pong on pong/a → ping on ping/a"), "\(logged)")
     }
 }

@@ -42,6 +42,8 @@ public final class FunctionsHost: Sendable {
     /// The registered functions; written at start-up, read per call.
     let registry = Mutex(FunctionsRegistry())
     private let triggersEnabled = Mutex(true)
+    /// What trigger delivery has done (`triggerStats`).
+    let triggerStatistics = Mutex(TriggerStatistics())
 
     /// Whether document triggers fire for commits made now (the hub's
     /// `PUT /functions/disableBackgroundTriggers` / `enableBackgroundTriggers` set it, as
@@ -106,11 +108,41 @@ public final class FunctionsHost: Sendable {
     /// - Throws: `.invalidArgument` for a malformed pattern.
     /// - Precondition: the name is not taken by another trigger.
     public func onDocument(
-        _ pattern: String, _ eventType: DocumentEventType, name: String, _ handler: @escaping DocumentTriggerHandler
+        _ pattern: String, _ eventType: DocumentEventType, name: String, retry: TriggerRetryPolicy = .never,
+        _ handler: @escaping DocumentTriggerHandler
     ) throws(FirestoreError) {
         let parsed = try DocumentPattern(pattern)
-        let trigger = DocumentTrigger(name: name, pattern: parsed, eventType: eventType, handler: handler)
+        let trigger = DocumentTrigger(name: name, pattern: parsed, eventType: eventType, retry: retry, handler: handler)
         registry.withLock { $0.register(trigger) }
+    }
+
+    /// `onDocumentCreated` of Cloud Functions (2nd gen): `handler` gets each document created
+    /// under `pattern` (e.g. `poems/{poemId}/comments/{commentId}`). - Throws: as `onDocument`.
+    public func onDocumentCreated(
+        _ pattern: String, name: String, retry: TriggerRetryPolicy = .never, _ handler: @escaping DocumentTriggerHandler
+    ) throws(FirestoreError) {
+        try onDocument(pattern, .created, name: name, retry: retry, handler)
+    }
+
+    /// `onDocumentUpdated`: each change of an existing document's fields. - Throws: as `onDocument`.
+    public func onDocumentUpdated(
+        _ pattern: String, name: String, retry: TriggerRetryPolicy = .never, _ handler: @escaping DocumentTriggerHandler
+    ) throws(FirestoreError) {
+        try onDocument(pattern, .updated, name: name, retry: retry, handler)
+    }
+
+    /// `onDocumentDeleted`: each deletion. - Throws: as `onDocument`.
+    public func onDocumentDeleted(
+        _ pattern: String, name: String, retry: TriggerRetryPolicy = .never, _ handler: @escaping DocumentTriggerHandler
+    ) throws(FirestoreError) {
+        try onDocument(pattern, .deleted, name: name, retry: retry, handler)
+    }
+
+    /// `onDocumentWritten`: any of the three. - Throws: as `onDocument`.
+    public func onDocumentWritten(
+        _ pattern: String, name: String, retry: TriggerRetryPolicy = .never, _ handler: @escaping DocumentTriggerHandler
+    ) throws(FirestoreError) {
+        try onDocument(pattern, .written, name: name, retry: retry, handler)
     }
 
     /// A copy of everything registered.

@@ -23,7 +23,13 @@ public enum DocumentEventType: String, Sendable, Hashable, CaseIterable {
 }
 
 /// What a document trigger receives: the change, its commit time and the wildcard captures.
+/// Source: firebase-functions v2 `FirestoreEvent` (`id`, `time`, `params`, `data.before`/`after`).
 public struct DocumentEvent: Sendable {
+    /// The event id: the same for every attempt of one delivery (`<commit µs>-<change index>`),
+    /// so a function can recognise a retried event.
+    public var id: String = ""
+    /// 1 for the first attempt, 2 for the first retry, …
+    public var attempt: Int = 1
     /// The database of the change.
     public var database: DatabaseID
     /// The changed document.
@@ -36,6 +42,8 @@ public struct DocumentEvent: Sendable {
     public var after: Document?
     /// The commit time.
     public var commitTime: Timestamp
+    /// The event time (Cloud Functions' `time`): the commit time.
+    public var time: Timestamp { commitTime }
 
     /// Creates an event.
     public init(
@@ -51,8 +59,25 @@ public struct DocumentEvent: Sendable {
     }
 }
 
-/// The body of a document trigger. Errors are logged; delivery is at most once.
+/// The body of a document trigger. An error is logged and, under a `TriggerRetryPolicy` that
+/// retries, the event is delivered again.
 public typealias DocumentTriggerHandler = @Sendable (DocumentEvent) async throws -> Void
+
+/// Whether a failing trigger gets its event again, as Cloud Functions' `retry` option (off by
+/// default there too). Hearth retries a bounded number of times with doubling waits, where
+/// production retries for up to 7 days. Source: firebase.google.com "Retry event-driven functions".
+public enum TriggerRetryPolicy: Sendable, Hashable {
+    /// One attempt (Cloud Functions' default, `retry: false`).
+    case never
+    /// Up to `attempts` attempts in all, waiting `backoff`, then twice that, … between them.
+    case attempts(Int, backoff: Duration = .milliseconds(100))
+
+    /// The wait before attempt `attempt + 1`, or nil when no attempt is left.
+    func wait(after attempt: Int) -> Duration? {
+        guard case .attempts(let n, let backoff) = self, attempt < n else { return nil }
+        return backoff * (1 << min(attempt - 1, 20))
+    }
+}
 
 /// A registered Firestore document trigger.
 public struct DocumentTrigger: Sendable {
@@ -64,14 +89,18 @@ public struct DocumentTrigger: Sendable {
     public var eventType: DocumentEventType
     /// The implementation.
     public var handler: DocumentTriggerHandler
+    /// Whether a failure is retried.
+    public var retry: TriggerRetryPolicy
 
     /// Creates a definition.
     public init(
-        name: String, pattern: DocumentPattern, eventType: DocumentEventType, handler: @escaping DocumentTriggerHandler
+        name: String, pattern: DocumentPattern, eventType: DocumentEventType, retry: TriggerRetryPolicy = .never,
+        handler: @escaping DocumentTriggerHandler
     ) {
         self.name = name
         self.pattern = pattern
         self.eventType = eventType
+        self.retry = retry
         self.handler = handler
     }
 }
