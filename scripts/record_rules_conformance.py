@@ -1608,6 +1608,8 @@ for cid, title, body, compare in [
     ("g102", "a reserved word as a let name", "    function f() { let case = 1; return true; }\n" + _m("      allow read: if f();\n"), "message"),
     ("g103", "a reserved word as a variable", _m("      allow read: if not == 1;\n"), "position"),
     ("g104", "a reserved word as a member name", _m("      allow read: if request.resource.data.default == 1;\n"), None),
+    ("g106", "a reserved word as a method name", _m("      allow read: if request.resource.data.keys().not();\n"), "position"),
+    ("g107", "a character the lexer drops inside the brackets holding a path literal", _m("      allow read: if exists(/a/b #);\n"), "position"),
     # services and versions
     ("g82", "a storage service beside the Firestore one", None, None),
     ("g83", "the same service twice", None, "message"),

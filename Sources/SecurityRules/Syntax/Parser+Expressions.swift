@@ -185,6 +185,8 @@ extension Parser {
                 }
                 advance()
                 if current.isSymbol("(") {
+                    // A reserved word names a field (`data.default`) but never a method (corpus compile.g106).
+                    if Parser.keywords.contains(name) { try fail("Unexpected '('.") }
                     let args = try parseArguments()
                     e = try make(.method(e, name, args), from: start)
                 } else {
