@@ -1428,7 +1428,8 @@ compile_case("c07", "arity mismatch", "    function f(x) { return x; }\n    matc
 compile_case("c08", "undefined function", "    match /a/{b} {\n      allow read: if nosuch(1);\n    }\n")
 compile_case("c09", "let in rules_version 1", "service cloud.firestore {\n  match /databases/{database}/documents {\n"
              "    function f() { let x = 1; return x == 1; }\n    match /a/{b} {\n      allow read: if f();\n    }\n  }\n}\n", raw=True)
-compile_case("c10", "two recursive wildcards in one match", "    match /{a=**}/x/{b=**} {\n      allow read: if true;\n    }\n")
+compile_case("c10", "two recursive wildcards in one match", "    match /{a=**}/x/{b=**} {\n      allow read: if true;\n    }\n",
+             compare="position")
 compile_case("c11", "valid rules (control)", "    match /a/{b} {\n      allow read: if true;\n    }\n")
 compile_case("c12", "allow without condition (valid)", "    match /a/{b} {\n      allow read;\n    }\n")
 compile_case("c13", "trailing comma in a list", "    match /a/{b} {\n      allow read: if [1, 2,].size() == 2;\n    }\n")
@@ -1449,7 +1450,7 @@ compile_case("c28", "map literal with an int key", "    match /a/{b} {\n      al
 compile_case("c29", "allow with an empty condition", "    match /a/{b} {\n      allow read: if ;\n    }\n")
 compile_case("c30", "rules_version '1' with a recursive wildcard in the middle",
              "rules_version = '1';\nservice cloud.firestore {\n  match /databases/{database}/documents {\n"
-             "    match /{p=**}/posts/{id} {\n      allow read: if true;\n    }\n  }\n}\n", raw=True)
+             "    match /{p=**}/posts/{id} {\n      allow read: if true;\n    }\n  }\n}\n", raw=True, compare="position")
 compile_case("c31", "leading zeros", "    match /a/{b} {\n      allow read: if 007 == 7;\n    }\n")
 compile_case("c32", "a slash glued to its right operand", "    match /a/{b} {\n      allow read: if 4 /2 == 2;\n    }\n")
 compile_case("c33", "a slash with a space after it", "    match /a/{b} {\n      allow read: if 4/ 2 == 2;\n    }\n")
@@ -1563,6 +1564,68 @@ for cid, title, rhs in [
     ("g73", "is a dotted name", "rules.int;"),
 ]:
     compile_case(cid, title, _m(f"      allow read: if request is {rhs}\n"), compare="message")
+
+
+# --------------------------------------------------------------------------- paths, names, services
+# Constructs found in real-world firestore.rules files that Hearth once judged otherwise
+# (issue 23): wildcards in path literals, the characters of a path segment, where a broken
+# path is reported, reserved words and package names as names, several services.
+
+_STORAGE = "service firebase.storage {\n  match /b/{bucket}/o {\n    match /{p=**} { allow read; }\n  }\n}\n"
+
+for cid, title, body, compare in [
+    # wildcards in path literals
+    ("g74", "a recursive wildcard in a path literal", _m("      allow read: if exists(/databases/$(database)/documents/a/{x=**}/b);\n"), None),
+    ("g75", "'{name=*}' and spaces inside the braces of a path literal", _m("      allow read: if exists(/a/{x=*}/{ y }/c);\n"), None),
+    ("g76", "a keyword as a wildcard in a path literal", _m("      allow read: if exists(/a/{else});\n"), "position"),
+    # match paths
+    ("g77", "text after a wildcard in a match path", "    match /a/{b}c {\n      allow read;\n    }\n", "position"),
+    ("g78", "'{name=*}' and spaces inside the braces of a match path", "    match /a/{b=*}/c/{ d } {\n      allow read;\n    }\n", None),
+    ("g79", "a trailing '/' in a match path", "    match /a/{b}/ {\n      allow read;\n    }\n", "position"),
+    ("g80", "'$(' in a match path", "    match /a/$(b) {\n      allow read;\n    }\n", "position"),
+    ("g81", "the punctuation a path segment may hold", "    match /a/b:c@d+e&f~g.h-i'j*k {\n      allow read;\n    }\n", None),
+    ("g85", "'%' in a match path segment", "    match /a/b%c {\n      allow read;\n    }\n", "position"),
+    # where a broken path literal is reported
+    ("g86", "a path literal segment running into '$('", _m("      allow read: if exists(/a/b-$(c));\n"), "position"),
+    ("g87", "a trailing '/' in a path literal", _m("      allow read: if exists(/a/);\n"), "position"),
+    ("g88", "a syntax error inside the brackets that hold a path literal", _m("      allow read: if exists(/a/b c);\n"), "position"),
+    ("g96", "a syntax error in an index after a call holding a path literal", _m("      allow read: if get(/a/b)[c d];\n"), "position"),
+    ("g97", "a syntax error in other brackets than the path literal's", _m("      allow read: if exists(/a/b) && f(c d);\n"), "position"),
+    ("g98", "'$' and '(' apart in a path literal", _m("      allow read: if exists(/a/$ (b));\n"), None),
+    # what comes before a match body's first declaration
+    ("g89", "an unknown word before a match body's first declaration", _m("      allo\n      allow read;\n"), "position"),
+    ("g90", "an unknown word after a match body's first declaration", _m("      allow read;\n      allo\n"), "position"),
+    # reserved words and package names
+    ("g91", "a package name as a wildcard", "    match /logs/{timestamp} {\n      allow read;\n    }\n", "message"),
+    ("g92", "a package name as a parameter", "    function f(math) { return true; }\n" + _m("      allow read: if f(1);\n"), "message"),
+    ("g93", "a package name as a variable", _m("      allow read: if duration == 1;\n"), "message"),
+    ("g94", "a package name as a function name", "    function math() { return true; }\n" + _m("      allow read: if math();\n"), None),
+    ("g95", "a package name as a variable beside a recursive function",
+     "    function f(x) { return f(x); }\n" + _m("      allow read: if f(1) && hashing;\n"), "message"),
+    ("g99", "a statement keyword as a wildcard", "    match /a/{function} {\n      allow read;\n    }\n", "position"),
+    ("g100", "another reserved word as a wildcard", "    match /a/{b} {\n      match /c/{default} {\n        allow read;\n      }\n    }\n", "position"),
+    ("g101", "a reserved word as a parameter", "    function f(else) { return true; }\n" + _m("      allow read: if f(1);\n"), "position"),
+    ("g102", "a reserved word as a let name", "    function f() { let case = 1; return true; }\n" + _m("      allow read: if f();\n"), "message"),
+    ("g103", "a reserved word as a variable", _m("      allow read: if not == 1;\n"), "position"),
+    ("g104", "a reserved word as a member name", _m("      allow read: if request.resource.data.default == 1;\n"), None),
+    ("g106", "a reserved word as a method name", _m("      allow read: if request.resource.data.keys().not();\n"), "position"),
+    ("g107", "a character the lexer drops inside the brackets holding a path literal", _m("      allow read: if exists(/a/b #);\n"), "position"),
+    # services and versions
+    ("g82", "a storage service beside the Firestore one", None, None),
+    ("g83", "the same service twice", None, "message"),
+    ("g84", "only a storage service", None, None),
+    ("g105", "an unsupported rules_version", None, "position"),
+]:
+    if body is None:
+        body = {
+            "g82": wrap_v2(_ALLOW) + _STORAGE,
+            "g83": wrap_v2(_ALLOW) + wrap_v2(_ALLOW)[len(V2):],
+            "g84": V2 + _STORAGE,
+            "g105": wrap_v2(_ALLOW).replace("'2'", "'3'"),
+        }[cid]
+        compile_case(cid, title, body, raw=True, compare=compare)
+    else:
+        compile_case(cid, title, body, compare=compare)
 
 
 # --------------------------------------------------------------------------- recording

@@ -4,7 +4,8 @@ public struct RulesFileSyntax: Sendable {
     public var version: Int
     /// Functions declared before `service`.
     public var functions: [FunctionDecl]
-    /// The service block, nil if parsing failed before it.
+    /// The `cloud.firestore` service block; nil if parsing failed before it or the file has
+    /// only other services (whose rules never apply to Firestore).
     public var service: ServiceDecl?
     /// Number of expression nodes (ids are 0..<exprCount).
     public var exprCount: Int
@@ -26,6 +27,8 @@ public struct ServiceDecl: Sendable {
 public struct MatchDecl: Sendable {
     /// The path pattern, relative to the enclosing match.
     public var pattern: [MatchSegment]
+    /// Where the `/` before each segment of `pattern` is.
+    public var segmentPositions: [SourcePosition]
     /// Functions declared in this block.
     public var functions: [FunctionDecl]
     /// `allow` statements, in source order.

@@ -43,8 +43,11 @@ public final class Ruleset: Sendable {
         diagnostics = parser.lexer.diagnostics + parser.diagnostics
         var suppressed = parser.lexer.log.suppressed + parser.log.suppressed
         if !diagnostics.contains(where: { $0.severity == .error }) {
+            let names = parser.semanticDiagnostics
+            diagnostics += names
+            suppressed += parser.semanticLog.suppressed
             var checker = RulesChecker(source: source)
-            checker.check(syntax)
+            checker.check(syntax, structureOnly: names.contains(where: { $0.severity == .error }))
             diagnostics += checker.diagnostics
             suppressed += checker.log.suppressed
         }

@@ -1,7 +1,7 @@
 /// Turns rules source bytes into tokens on demand; does no I/O.
 ///
 /// The parser pulls one token at a time with `next()`, and switches to the raw scanners
-/// (`scanMatchSegment`, `scanPathLiteralSegment`) where path syntax replaces expression syntax
+/// (`scanLiteralSegment`, `scanRawIdentifier`) where path syntax replaces expression syntax
 /// (after `match`, and after a `/` in operand position). Errors are recorded in `diagnostics`
 /// and lexing continues. Source: docs/reference/security-rules.md §2.1 (tokens), §1.1 and §2.3 (paths).
 struct Lexer {
@@ -38,6 +38,14 @@ struct Lexer {
     static func isDigit(_ c: UInt8) -> Bool { c >= 48 && c <= 57 }
     /// `[A-Za-z0-9_]`.
     static func isIdentPart(_ c: UInt8) -> Bool { isIdentStart(c) || isDigit(c) }
+    /// True for a byte the emulator's lexer skips with `token recognition error at: …`
+    /// rather than making a token of it: `# ~ \ ^` and backtick, control characters and any
+    /// byte of a non-ASCII character (`$`, `@`, `&` and `|` are tokens there; probed on the
+    /// emulator, corpus compile.g107).
+    static func emulatorDrops(_ c: UInt8) -> Bool {
+        c >= 0x80 || c < 0x20 || c == 35 || c == 126 || c == 92 || c == 94 || c == 96
+    }
+
     /// Space, tab, newline, carriage return, form feed.
     static func isSpace(_ c: UInt8) -> Bool { c == 32 || c == 9 || c == 10 || c == 13 || c == 12 }
 
@@ -77,7 +85,17 @@ struct Lexer {
     private static let oneCharSymbols: Set<UInt8> = Set("{}()[],;:.?!=<>+-*/%".utf8)
 
     /// token := IDENT | INT | FLOAT | STRING | BYTES | SYMBOL
+    ///
+    /// A character the emulator's lexer skips (`emulatorDrops`) is reported and skipped
+    /// here too, so the parser goes on as the emulator's does (corpus compile.g107).
     mutating func next() -> Token {
+        while true {
+            if let token = scanToken() { return token }
+        }
+    }
+
+    /// The next token, or nil after reporting and skipping a run of characters the emulator drops.
+    private mutating func scanToken() -> Token? {
         skipTrivia()
         let start = offset
         guard let c = peek() else { return Token(kind: .eof, start: start, end: start) }
@@ -129,7 +147,7 @@ struct Lexer {
         }
         let times = repeats > 1 ? " (\(repeats) times)" : ""
         error("Unexpected character '\(source.slice(start, start + width))'\(times).", at: start)
-        return Token(kind: .invalid, start: start, end: offset)
+        return Self.emulatorDrops(c) ? nil : Token(kind: .invalid, start: start, end: offset)
     }
 
     /// number := INT [ '.' { DIGIT } ] | '.' DIGIT { DIGIT } ;  INT := '0' | NONZERO { DIGIT }
@@ -308,33 +326,40 @@ struct Lexer {
 
     // MARK: Raw path scanning
 
-    /// True for bytes allowed in a literal path segment: anything except `/ { } ( ) [ ] , ; :`,
-    /// quotes, operators and whitespace (docs/reference/security-rules.md §1.1: "accept any character except `/`, `{`,
-    /// `}` and whitespace"; the rest end an expression path).
-    static func isPathChar(_ c: UInt8, inExpression: Bool) -> Bool {
-        if isSpace(c) || c == 47 || c == 123 || c == 125 { return false }
-        if !inExpression { return c != 59 }
+    /// True for bytes allowed in a literal path segment, in match paths and in path literals
+    /// alike: letters, digits, `_` and `' : * @ + & ~ . -`. The emulator's lexer ends a segment
+    /// at any other byte (`$`, `%`, `(`, `#`, `é`, …), so `/a/b%2` divides and
+    /// `match /a/b%c` does not compile (probed on the emulator; corpus compile.g81, g85).
+    static func isPathChar(_ c: UInt8) -> Bool {
+        if isIdentPart(c) { return true }
         switch c {
-        case 40, 41, 91, 93, 44, 59, 58, 63, 33, 61, 60, 62, 43, 42, 37, 38, 124, 39, 34, 36: return false
-        default: return true
+        case 39, 58, 42, 64, 43, 38, 126, 46, 45: return true
+        default: return false
         }
     }
 
-    /// Reads a literal segment at the cursor (possibly empty).
-    mutating func scanLiteralSegment(inExpression: Bool) -> String {
+    /// pathLiteralSegment := PATHCHAR { PATHCHAR } | '(' PATHCHAR { PATHCHAR } ')'
+    ///
+    /// Reads a literal segment at the cursor (possibly empty, when none starts there); the
+    /// parenthesised form is `(default)`.
+    mutating func scanLiteralSegment() -> String {
         let start = offset
-        if inExpression, peek() == 40 {
-            // `(default)`-style parenthesised literal segment.
+        if peek() == 40 {
             var j = 1
-            while let d = peek(j), d != 41, Self.isPathChar(d, inExpression: true) { j += 1 }
+            while let d = peek(j), Self.isPathChar(d) { j += 1 }
             if peek(j) == 41 {
                 offset += j + 1
                 return source.slice(start, offset)
             }
             return ""
         }
-        while let d = peek(), Self.isPathChar(d, inExpression: inExpression) { offset += 1 }
+        while let d = peek(), Self.isPathChar(d) { offset += 1 }
         return source.slice(start, offset)
+    }
+
+    /// Advances the cursor past spaces, tabs and line breaks (not comments).
+    mutating func skipRawSpaces() {
+        while let d = peek(), Self.isSpace(d) { offset += 1 }
     }
 
     /// Peeks the raw byte at the cursor (no trivia skipped).

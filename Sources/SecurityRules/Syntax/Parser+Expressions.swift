@@ -1,10 +1,22 @@
 /// The expression grammar: conditional, binary operators by precedence climbing, unary,
 /// postfix, primary (docs/reference/security-rules.md §2.2, with the emulator's binding order; see `binaryLevel`).
 extension Parser {
-    /// Words that cannot name a variable (docs/reference/security-rules.md §2.1).
-    static let reservedWords: Set<String> = [
-        "in", "is", "allow", "match", "if", "function", "return", "let", "service", "rules_version",
+    /// The words the emulator's grammar reserves: none names a variable, a function, a
+    /// parameter or a wildcard (probed one by one on the emulator; docs/reference/security-rules.md §2.1,
+    /// corpus compile.g76, g99–g104). `true`, `false` and `null` are literals where an expression is expected.
+    static let keywords: Set<String> = [
+        "allow", "break", "case", "continue", "default", "do", "each", "else", "extends", "false", "for", "function", "goto",
+        "if", "import", "in", "is", "let", "match", "not", "null", "package", "return", "rules_version", "service", "switch",
+        "then", "true", "var", "while",
     ]
+
+    /// The library's packages (`math.abs`, `timestamp.date`, `hashing.sha256`): a package
+    /// name is followed by `.`, or by `(` when a function has its name, or it is the compile
+    /// error `packageMessage` (docs/reference/security-rules.md §2.1, corpus compile.g91–g95).
+    static let packages: Set<String> = ["duration", "hashing", "latlng", "math", "timestamp"]
+
+    /// The emulator's error for a package name used as a variable, parameter or wildcard.
+    static func packageMessage(_ name: String) -> String { "\(name) is a package and cannot be used as variable name." }
 
     /// Builds a node whose text runs from `start` to the end of the last consumed token.
     mutating func make(_ kind: ExprKind, from start: Int) throws(Abort) -> Expr {
@@ -154,8 +166,11 @@ extension Parser {
     }
 
     /// postfix := primary { '.' IDENT [ '(' args ')' ] | '[' expr [ ':' expr ] ']' | '(' args ')' }
+    ///
+    /// An operand outside every bracket starts a new chain for `reportAtPathAnchor`.
     mutating func parsePostfix() throws(Abort) -> Expr {
         let start = current.start
+        if bracketDepth == 0 { pathAnchor = nil }
         return try parsePostfix(startingWith: try parsePrimary(), start: start)
     }
 
@@ -170,6 +185,8 @@ extension Parser {
                 }
                 advance()
                 if current.isSymbol("(") {
+                    // A reserved word names a field (`data.default`) but never a method (corpus compile.g106).
+                    if Parser.keywords.contains(name) { try fail("Unexpected '('.") }
                     let args = try parseArguments()
                     e = try make(.method(e, name, args), from: start)
                 } else {
@@ -177,6 +194,8 @@ extension Parser {
                 }
             } else if current.isSymbol("[") {
                 advance()
+                bracketDepth += 1
+                defer { bracketDepth -= 1 }
                 var lower: Expr?
                 if !current.isSymbol(":") { lower = try parseExpression() }
                 if current.isSymbol(":") {
@@ -207,6 +226,8 @@ extension Parser {
     /// comma is not (g15, g16).
     mutating func parseArguments() throws(Abort) -> [Expr] {
         advance()
+        bracketDepth += 1
+        defer { bracketDepth -= 1 }
         var args: [Expr] = []
         if !current.isSymbol(")") {
             args.append(try parseExpression())
@@ -247,17 +268,24 @@ extension Parser {
                 advance()
                 return try make(.literal(.null), from: start)
             default:
-                if Parser.reservedWords.contains(name) { try fail("Unexpected keyword '\(name)' in expression.") }
+                if Parser.keywords.contains(name) { try fail("Unexpected keyword '\(name)' in expression.") }
                 advance()
+                if Parser.packages.contains(name) && !current.isSymbol(".") && !current.isSymbol("(") {
+                    semanticError(Parser.packageMessage(name), at: start)
+                }
                 return try make(.identifier(name), from: start)
             }
         case .symbol("("):
             advance()
+            bracketDepth += 1
+            defer { bracketDepth -= 1 }
             let inner = try parseExpression()
             try expectSymbol(")", "to close the parenthesis")
             return inner
         case .symbol("["):
             advance()
+            bracketDepth += 1
+            defer { bracketDepth -= 1 }
             var items: [Expr] = []
             while !current.isSymbol("]") {
                 items.append(try parseExpression())
@@ -268,6 +296,8 @@ extension Parser {
             return try make(.list(items), from: start)
         case .symbol("{"):
             advance()
+            bracketDepth += 1
+            defer { bracketDepth -= 1 }
             var entries: [MapEntry] = []
             while !current.isSymbol("}") {
                 let k = try parseExpression()
@@ -284,43 +314,5 @@ extension Parser {
         default:
             try fail("Expected an expression, found \(describe(current)).")
         }
-    }
-
-    /// pathLiteral := ( '/' pathSegment )+ ;
-    /// pathSegment := LITERAL | '(' LITERAL ')' | '{' IDENT '}' | '$(' expr ')'
-    mutating func parsePathLiteral() throws(Abort) -> Expr {
-        let start = current.start
-        lexer.offset = current.start
-        var parts: [PathPart] = []
-        while lexer.rawByte() == 47 {
-            lexer.advanceRaw(1)
-            let segStart = lexer.offset
-            if lexer.rawByte() == 36, lexer.rawByte(1) == 40 {
-                lexer.advanceRaw(2)
-                current = lexer.next()
-                let inner = try parseExpression()
-                guard current.isSymbol(")") else { try fail("Expected ')' to close '$(', found \(describe(current)).") }
-                lexer.offset = current.end
-                parts.append(.interpolation(inner))
-            } else if lexer.rawByte() == 123 {
-                lexer.advanceRaw(1)
-                guard let name = lexer.scanRawIdentifier(), lexer.rawByte() == 125 else {
-                    error("Expected '{name}' placeholder in path.", at: segStart)
-                    throw Abort()
-                }
-                lexer.advanceRaw(1)
-                parts.append(.literal("{\(name)}"))
-            } else {
-                let literal = lexer.scanLiteralSegment(inExpression: true)
-                if literal.isEmpty {
-                    error("Empty or invalid path segment.", at: segStart)
-                    throw Abort()
-                }
-                parts.append(.literal(literal))
-            }
-        }
-        previousEnd = lexer.offset
-        current = lexer.next()
-        return try make(.path(parts), from: start)
     }
 }

@@ -35,6 +35,18 @@ struct Parser {
     var matchNesting = 0
     /// `rules_version` seen so far.
     var version = 1
+    /// Name errors the emulator reports only when the file parses (a package name used as a
+    /// variable); `Ruleset` adds them when there is no syntax error.
+    var semanticLog = DiagnosticLog()
+    /// The findings of `semanticLog`.
+    var semanticDiagnostics: [RulesDiagnostic] { semanticLog.entries }
+    /// Brackets (`(` `[` `{`) open in the expression being parsed.
+    var bracketDepth = 0
+    /// Where the first path literal written inside the brackets of the current outermost
+    /// operand starts, if one was (see `reportAtPathAnchor`).
+    var pathAnchor: Int?
+    /// The names of the `service` blocks seen so far.
+    var serviceNames: Set<String> = []
 
     /// Starts parsing `source`.
     init(source: RulesSource) {
@@ -71,10 +83,33 @@ struct Parser {
         log.append(.warning) { RulesDiagnostic(.warning, message, at: at, in: src) }
     }
 
+    /// Records an error of the name checks, reported only when the file has no syntax error.
+    mutating func semanticError(_ message: String, at offset: Int) {
+        let at = position(offset)
+        let src = source
+        semanticLog.append(.error) { RulesDiagnostic(.error, message, at: at, in: src) }
+    }
+
     /// Records `message` at the current token and aborts the statement.
     mutating func fail(_ message: String) throws(Abort) -> Never {
         if current.kind != .invalid { error(message, at: current.start) }
+        reportAtPathAnchor()
         throw Abort()
+    }
+
+    /// Records the emulator's first error for a syntax error inside brackets that a path
+    /// literal was written in before it, within one operand (`exists(/a/b c)`,
+    /// `f(/a/b)[c d]`): `Missing 'match' keyword before path.` at that path's start
+    /// (corpus compile.g88, g96, g97). The precise error is recorded beside it.
+    mutating func reportAtPathAnchor() {
+        if bracketDepth > 0, let at = pathAnchor { error(Parser.missingMatch, at: at) }
+        pathAnchor = nil
+    }
+
+    /// Starts an expression statement: no bracket open, no path seen.
+    mutating func beginExpressionStatement() {
+        bracketDepth = 0
+        pathAnchor = nil
     }
 
     /// Consumes symbol `s`.
@@ -89,6 +124,19 @@ struct Parser {
     mutating func expectIdentifier(_ context: String) throws(Abort) -> String {
         guard let name = current.identifier else { try fail("Expected an identifier \(context), found \(describe(current)).") }
         advance()
+        return name
+    }
+
+    /// Consumes the name a declaration introduces: a function's, or a variable's (parameter,
+    /// `let`). A keyword is `Unexpected 'if'.` there, as on the emulator; a package name
+    /// (`math`, `timestamp`) may name a function but not a variable (`semanticError`, corpus
+    /// compile.g92, g94, g101, g102).
+    /// - Throws: `Abort` (after recording an error) when the lookahead is not a usable name.
+    mutating func expectDeclaredName(_ context: String, variable: Bool) throws(Abort) -> String {
+        if let word = current.identifier, Parser.keywords.contains(word) { try fail("Unexpected '\(word)'.") }
+        let at = current.start
+        let name = try expectIdentifier(context)
+        if variable && Parser.packages.contains(name) { semanticError(Parser.packageMessage(name), at: at) }
         return name
     }
 
@@ -141,7 +189,12 @@ struct Parser {
 
     // MARK: File and blocks
 
-    /// file := [ 'rules_version' '=' STRING ';' ] { function } service
+    /// file := [ 'rules_version' '=' STRING ';' ] { function | service }
+    ///
+    /// Several `service` blocks may follow one another when their names differ, as the
+    /// emulator accepts a `firebase.storage` block beside `cloud.firestore`; only
+    /// `cloud.firestore` is kept, and a file without one compiles and allows nothing (corpus
+    /// compile.g82–g84). A repeated name is `Duplicate service name declaration.` at the name.
     mutating func parseFile() -> RulesFileSyntax {
         var functions: [FunctionDecl] = []
         var service: ServiceDecl?
@@ -152,9 +205,7 @@ struct Parser {
             if current.isIdentifier("function") {
                 if let f = parseFunctionStatement() { functions.append(f) }
             } else if current.isIdentifier("service") {
-                if service != nil { error("Only one service block is allowed.", at: current.start) }
-                let s = parseService()
-                if service == nil { service = s }
+                if let s = parseService(), s.name == "cloud.firestore", service == nil { service = s }
             } else if current.isIdentifier("rules_version") {
                 error("rules_version must be the first statement of the file.", at: current.start)
                 advance()
@@ -167,27 +218,34 @@ struct Parser {
                 synchronize()
             }
         }
-        if service == nil && !diagnostics.contains(where: { $0.severity == .error }) {
+        if serviceNames.isEmpty && !diagnostics.contains(where: { $0.severity == .error }) {
             error("Missing 'service' block.", at: current.start)
         }
         return RulesFileSyntax(version: version, functions: functions, service: service, exprCount: nextID)
     }
 
     /// version := 'rules_version' '=' STRING ';'
+    ///
+    /// An unsupported version is reported at `rules_version`, where the emulator puts it
+    /// (corpus compile.g105).
     mutating func parseVersion() throws(Abort) {
+        let start = current.start
         advance()
         try expectSymbol("=", "after rules_version")
         guard case .string(let v) = current.kind else { try fail("Expected a quoted version such as '2'.") }
         switch v {
         case "1": version = 1
         case "2": version = 2
-        default: error("Unsupported rules_version '\(v)'; expected '1' or '2'.", at: current.start)
+        default: error("Unsupported rules_version '\(v)'; expected '1' or '2'.", at: start)
         }
         advance()
         skipOptionalSemicolon()
     }
 
     /// service := 'service' NAME { '.' NAME } '{' { function | match } '}'
+    ///
+    /// A service other than `cloud.firestore` is parsed, warned about and left out of the
+    /// program: its rules never apply to Firestore requests, as on the emulator.
     mutating func parseService() -> ServiceDecl? {
         let start = current.start
         advance()
@@ -195,13 +253,16 @@ struct Parser {
         var functions: [FunctionDecl] = []
         var matches: [MatchDecl] = []
         do {
+            let nameStart = current.start
             name = try expectIdentifier("after 'service'")
             while current.isSymbol(".") {
                 advance()
                 name += "." + (try expectIdentifier("in the service name"))
             }
-            if name != "cloud.firestore" {
-                error("Unsupported service '\(name)'; this interpreter serves 'cloud.firestore'.", at: start)
+            if !serviceNames.insert(name).inserted {
+                error("Duplicate service name declaration.", at: nameStart)
+            } else if name != "cloud.firestore" {
+                warning("Service '\(name)' is not Firestore's: its rules are ignored here.", at: nameStart)
             }
             try expectSymbol("{", "to open the service block")
         } catch {
@@ -215,12 +276,16 @@ struct Parser {
     /// body := ( function | match | allow ) { function | match | allow } '}'   (allow only inside a match)
     ///
     /// A body without any declaration is an error at its `}`, in the emulator's words
-    /// (`The 'match' body must contain at least one declaration.`, corpus compile.g20–g23).
-    mutating func parseBlockBody(inMatch: Bool) -> ([FunctionDecl], [MatchDecl], [AllowDecl]) {
+    /// (`The 'match' body must contain at least one declaration.`, corpus compile.g60–g65).
+    /// Something else before a match body's first declaration makes the emulator report the
+    /// match's path (`Missing 'match' keyword before path.` at `pathStart`, corpus
+    /// compile.g89, g90), then the token.
+    mutating func parseBlockBody(inMatch: Bool, pathStart: Int? = nil) -> ([FunctionDecl], [MatchDecl], [AllowDecl]) {
         var functions: [FunctionDecl] = []
         var matches: [MatchDecl] = []
         var allowList: [AllowDecl] = []
         var declarations = 0
+        var reportedPath = false
         while true {
             switch current.kind {
             case .eof:
@@ -245,6 +310,10 @@ struct Parser {
                 }
                 if let a = parseAllow() { allowList.append(a) }
             default:
+                if declarations == 0, !reportedPath, let pathStart {
+                    error(Parser.missingMatch, at: pathStart)
+                    reportedPath = true
+                }
                 if current.kind != .invalid {
                     error("Unexpected \(describe(current)); expected 'match', 'allow', 'function' or '}'.", at: current.start)
                 }
@@ -256,19 +325,23 @@ struct Parser {
 
     /// match := 'match' matchPath '{' { function | match | allow } '}'
     ///
-    /// A match opened `maxMatchNesting` levels deep is not parsed: one error, then its body
-    /// is skipped up to the closing brace without descending.
+    /// Anything but `{` after the path is reported at the path's start first, as the emulator
+    /// does (`match /a/{c}d {`, corpus compile.g77). A match opened `maxMatchNesting` levels
+    /// deep is not parsed: one error, then its body is skipped up to the closing brace without
+    /// descending.
     mutating func parseMatch() -> MatchDecl? {
         let start = current.start
         advance()
-        var pattern: [MatchSegment]?
+        let pathStart = current.start
+        var path: (segments: [MatchSegment], slashes: [SourcePosition])?
         do {
-            pattern = try parseMatchPath()
+            path = try parseMatchPath()
+            if !current.isSymbol("{") { error(Parser.missingMatch, at: pathStart) }
             try expectSymbol("{", "to open the match block")
         } catch {
             synchronize()
             if current.isSymbol("{") { advance() } else { return nil }
-            pattern = nil
+            path = nil
         }
         guard matchNesting < Parser.maxMatchNesting else {
             error(
@@ -279,52 +352,11 @@ struct Parser {
         }
         matchNesting += 1
         defer { matchNesting -= 1 }
-        let (functions, children, allows) = parseBlockBody(inMatch: true)
-        guard let pattern else { return nil }
-        return MatchDecl(pattern: pattern, functions: functions, allows: allows, children: children, position: position(start))
-    }
-
-    /// matchPath := ( '/' segment )+ ;  segment := LITERAL | '{' IDENT '}' | '{' IDENT '=**' '}'
-    mutating func parseMatchPath() throws(Abort) -> [MatchSegment] {
-        guard current.isSymbol("/") else { try fail("A match path must start with '/', found \(describe(current)).") }
-        lexer.offset = current.start
-        var segments: [MatchSegment] = []
-        while lexer.rawByte() == 47 {
-            lexer.advanceRaw(1)
-            let segStart = lexer.offset
-            if lexer.rawByte() == 123 {
-                lexer.advanceRaw(1)
-                guard let name = lexer.scanRawIdentifier() else {
-                    error("Expected a wildcard name after '{'.", at: lexer.offset)
-                    throw Abort()
-                }
-                var recursive = false
-                if lexer.rawByte() == 61 {
-                    guard lexer.rawByte(1) == 42, lexer.rawByte(2) == 42 else {
-                        error("Expected '**' after '=' in a recursive wildcard.", at: lexer.offset)
-                        throw Abort()
-                    }
-                    lexer.advanceRaw(3)
-                    recursive = true
-                }
-                guard lexer.rawByte() == 125 else {
-                    error("Expected '}' to close the wildcard '{\(name)'.", at: lexer.offset)
-                    throw Abort()
-                }
-                lexer.advanceRaw(1)
-                segments.append(recursive ? .recursive(name) : .wildcard(name))
-            } else {
-                let literal = lexer.scanLiteralSegment(inExpression: false)
-                if literal.isEmpty {
-                    error("Empty path segment in match path.", at: segStart)
-                    throw Abort()
-                }
-                segments.append(.literal(literal))
-            }
-        }
-        previousEnd = lexer.offset
-        current = lexer.next()
-        return segments
+        let (functions, children, allows) = parseBlockBody(inMatch: true, pathStart: pathStart)
+        guard let path else { return nil }
+        return MatchDecl(
+            pattern: path.segments, segmentPositions: path.slashes, functions: functions, allows: allows, children: children,
+            position: position(start))
     }
 
     /// allow := 'allow' method { ',' method } [ ':' 'if' expr ] [ ';' ]
@@ -366,6 +398,7 @@ struct Parser {
                 advance()
                 guard current.isIdentifier("if") else { try fail("Missing 'if' before conditional expression.") }
                 advance()
+                beginExpressionStatement()
                 condition = try parseExpression()
             }
             skipOptionalSemicolon()
@@ -387,14 +420,14 @@ struct Parser {
         advance()
         var inBody = false
         do {
-            let name = try expectIdentifier("after 'function'")
+            let name = try expectDeclaredName("after 'function'", variable: false)
             try expectSymbol("(", "after the function name")
             var params: [String] = []
             if !current.isSymbol(")") {
-                params.append(try expectIdentifier("as a parameter"))
+                params.append(try expectDeclaredName("as a parameter", variable: true))
                 while current.isSymbol(",") {
                     advance()
-                    params.append(try expectIdentifier("as a parameter"))
+                    params.append(try expectDeclaredName("as a parameter", variable: true))
                 }
             }
             try expectSymbol(")", "after the parameters")
@@ -404,7 +437,11 @@ struct Parser {
             while current.isIdentifier("let") {
                 if version < 2 { error("'let' bindings need rules_version = '2'.", at: current.start) }
                 advance()
-                let n = try expectIdentifier("after 'let'")
+                beginExpressionStatement()
+                if let word = current.identifier, Parser.keywords.contains(word) {
+                    try fail("mismatched input '\(word)' expecting IDENTIFIER")
+                }
+                let n = try expectDeclaredName("after 'let'", variable: true)
                 try expectSymbol("=", "after the let name")
                 bindings.append(LetBinding(name: n, value: try parseExpression()))
                 if current.isSymbol(";") {
@@ -419,6 +456,7 @@ struct Parser {
                 try fail("Expected 'return' in the body of function '\(name)', found \(describe(current)).")
             }
             advance()
+            beginExpressionStatement()
             let body = try parseExpression()
             skipOptionalSemicolon()
             try expectSymbol("}", "to close the function body")

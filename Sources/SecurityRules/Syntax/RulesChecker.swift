@@ -23,8 +23,12 @@ struct RulesChecker {
         log.append(.error) { RulesDiagnostic(.error, message, at: position, in: src) }
     }
 
-    /// Runs every check on `file`.
-    mutating func check(_ file: RulesFileSyntax) {
+    /// Runs every check on `file`; with `structureOnly`, the size and declaration limits only.
+    ///
+    /// The emulator checks recursion and regex literals only once the names are right: a
+    /// file with a package used as a variable reports that alone (corpus compile.g95), so
+    /// `Ruleset` passes `structureOnly` when the parser's name checks failed.
+    mutating func check(_ file: RulesFileSyntax, structureOnly: Bool = false) {
         if source.bytes.count > Self.maxBytes {
             error("Ruleset is \(source.bytes.count) bytes; the limit is 262144 bytes (256 KB).", at: source.position(ofOffset: 0))
         }
@@ -32,6 +36,7 @@ struct RulesChecker {
         guard let service = file.service else { return }
         for f in service.functions { checkFunction(f) }
         for m in service.matches { checkMatch(m, depth: 1, captures: 0, segments: 0, version: file.version) }
+        if structureOnly { return }
         checkRecursion(file)
         checkRegexLiterals(file)
         checkNames(file)
@@ -136,23 +141,27 @@ struct RulesChecker {
     }
 
     /// Nesting, capture, segment and wildcard limits of a match and its children.
+    ///
+    /// A misplaced `{name=**}` is reported at the `/` before it, where the emulator puts it
+    /// (corpus compile.c10, c30).
     mutating func checkMatch(_ m: MatchDecl, depth: Int, captures: Int, segments: Int, version: Int) {
         if depth > 10 { error("Match statements are nested more than 10 deep.", at: m.position) }
         var caps = captures
         var recursive = 0
         for (i, s) in m.pattern.enumerated() {
+            let at = i < m.segmentPositions.count ? m.segmentPositions[i] : m.position
             switch s {
             case .wildcard: caps += 1
             case .recursive(let n):
                 caps += 1
                 recursive += 1
+                if recursive == 2 { error("A match path may contain at most one recursive wildcard.", at: at) }
                 if version < 2 && i != m.pattern.count - 1 {
-                    error("Recursive wildcard {\(n)=**} must be the last segment in rules_version 1.", at: m.position)
+                    error("Recursive wildcard {\(n)=**} must be the last segment in rules_version 1.", at: at)
                 }
             case .literal: break
             }
         }
-        if recursive > 1 { error("A match path may contain at most one recursive wildcard.", at: m.position) }
         if caps > 20 { error("More than 20 capture variables in nested match paths.", at: m.position) }
         let segs = segments + m.pattern.count
         if segs > 100 { error("Nested match paths are longer than 100 segments.", at: m.position) }
