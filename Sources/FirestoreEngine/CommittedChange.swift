@@ -28,6 +28,13 @@ public struct DocumentChange: Sendable {
     public var before: Document?
     /// The state after the commit.
     public var after: Document?
+
+    /// Creates a change record.
+    public init(path: ResourcePath, before: Document?, after: Document?) {
+        self.path = path
+        self.before = before
+        self.after = after
+    }
 }
 
 extension FirestoreEngine {

@@ -35,11 +35,40 @@ extension FirestoreEngine {
             // Released before the write: the in-memory store then mutates its state in place
             // instead of copying it away from the snapshot, and SQLite frees the reader.
             snapshot.close()
-            if !prepared.batch.mutations.isEmpty {
-                try store.commit(prepared.batch.mutations, in: database, commitTime: prepared.commitTime)
-            }
+            try storeCommits([(database, prepared)])
             return finishCommit(prepared, in: database, state: &state)
         }
+    }
+
+    /// What an outbox adds to a commit: documents to put in another database (the engine's
+    /// own bookkeeping database of the outbox's owner), or nil for nothing.
+    public typealias CommitOutbox = @Sendable (CommittedChange) -> (database: DatabaseID, documents: [Document])?
+
+    /// Sets (nil: removes) the one outbox: for each commit about to be stored it may return
+    /// documents stored in the same store transaction (one fsync, all or nothing) and
+    /// announced to nobody. The functions host keeps its trigger events there, so a commit and
+    /// the events it owes its triggers survive `kill -9` together. Called under the writer
+    /// lock; it must not call the engine.
+    public func setCommitOutbox(_ outbox: CommitOutbox?) {
+        self.outbox.withLock { $0 = outbox }
+    }
+
+    /// Stores prepared commits (and what the outbox adds to each) in one store transaction.
+    /// - Throws: the store's `FirestoreError`; nothing is stored then.
+    func storeCommits(_ prepared: [(database: DatabaseID, commit: PreparedCommit)]) throws(FirestoreError) {
+        let outbox = self.outbox.withLock { $0 }
+        var batches: [CommitBatch] = []
+        for (database, p) in prepared where !p.batch.mutations.isEmpty {
+            batches.append(CommitBatch(mutations: p.batch.mutations, database: database, commitTime: p.commitTime))
+            if let outbox, !p.batch.changes.isEmpty,
+                let extra = outbox(CommittedChange(database: database, commitTime: p.commitTime, changes: p.batch.changes)),
+                !extra.documents.isEmpty
+            {
+                batches.append(
+                    CommitBatch(mutations: extra.documents.map { .put($0) }, database: extra.database, commitTime: p.commitTime))
+            }
+        }
+        if !batches.isEmpty { try store.commit(batches) }
     }
 
     /// A commit checked and applied over a snapshot, not yet stored.

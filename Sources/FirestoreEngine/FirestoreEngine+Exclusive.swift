@@ -66,9 +66,7 @@ extension FirestoreEngine {
             let prepared = try prepareCommit(writes, in: database, transaction: nil, auth: .admin, over: snapshot, state: &state)
             // Released before the write, as in `commit`.
             snapshot.close()
-            if !prepared.batch.mutations.isEmpty {
-                try store.commit(prepared.batch.mutations, in: database, commitTime: prepared.commitTime)
-            }
+            try storeCommits([(database, prepared)])
             return (value, finishCommit(prepared, in: database, state: &state))
         }
     }
@@ -106,10 +104,7 @@ extension FirestoreEngine {
                 }
             }
             snapshot.close()
-            let stored = prepared.compactMap { p -> CommitBatch? in
-                p.batch.mutations.isEmpty ? nil : CommitBatch(mutations: p.batch.mutations, database: database, commitTime: p.commitTime)
-            }
-            if !stored.isEmpty { try store.commit(stored) }
+            try storeCommits(prepared.map { (database, $0) })
             let outcomes = prepared.map { finishCommit($0, in: database, state: &state) }
             if let failure { throw failure }
             return outcomes

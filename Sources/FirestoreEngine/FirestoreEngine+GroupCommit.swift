@@ -76,12 +76,8 @@ extension FirestoreEngine {
             }
             // Released before the write, as in `commit`.
             snapshot.close()
-            let batches = accepted.compactMap { entry -> CommitBatch? in
-                entry.prepared.batch.mutations.isEmpty
-                    ? nil : CommitBatch(mutations: entry.prepared.batch.mutations, database: entry.job.database, commitTime: entry.prepared.commitTime)
-            }
             do throws(FirestoreError) {
-                if !batches.isEmpty { try store.commit(batches) }
+                try storeCommits(accepted.map { ($0.job.database, $0.prepared) })
             } catch {
                 for entry in accepted { entry.job.complete(.failure(error)) }
                 return

@@ -46,4 +46,17 @@ extension FirestoreEngine {
             return t
         }
     }
+
+    /// Deletes `paths` of `database` at the next commit time, without rules, observers,
+    /// listeners or the outbox: for the engine's own bookkeeping databases (the functions
+    /// host's trigger outbox), which no client reads.
+    /// - Throws: the store's `FirestoreError`.
+    public func deleteUnobserved(_ paths: [ResourcePath], in database: DatabaseID) throws(FirestoreError) {
+        guard !paths.isEmpty else { return }
+        try writer.withLock { (state: inout WriterState) throws(FirestoreError) in
+            let t = nextCommitTime(&state)
+            try store.commit(paths.map { .delete($0) }, in: database, commitTime: t)
+            state.lastCommitTime = t
+        }
+    }
 }

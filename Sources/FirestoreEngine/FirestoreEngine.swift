@@ -25,6 +25,8 @@ public final class FirestoreEngine: Sendable {
     let policies: Mutex<PolicyTable>
     /// Observers of committed changes (listen targets, function triggers).
     let observers: Mutex<[Int: @Sendable (CommittedChange) -> Void]>
+    /// Writes stored in the same store transaction as each commit (`setCommitOutbox`).
+    let outbox = Mutex<CommitOutbox?>(nil)
     /// Listen targets by collection, collection group and document (lock order: writer, then this).
     let listenRoutes: Mutex<ListenRoutes>
     /// How long superseded document versions stay readable at a `read_time` (production: one hour).

@@ -1,4 +1,7 @@
+import DocumentStore
+import FirestoreEngine
 import FirestoreModel
+import Foundation
 import Synchronization
 import Testing
 
@@ -157,5 +160,47 @@ struct TriggerTests {
         #expect(fixture.host.triggerStats.loopsStopped == 1)
         let logged = fixture.errors.values.first { $0.contains("trigger loop stopped") } ?? ""
         #expect(logged.contains("ping on ping/a → pong on pong/a → ping on ping/a"), "\(logged)")
+    }
+
+    @Test("events a process stored and did not deliver are delivered by the next, in commit order", .timeLimit(.minutes(1)))
+    func survivesARestart() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) } }
+        let clock = ManualClock()
+        var ids: [String] = []
+        do {
+            // The first process: commits owe events, and it dies before delivering any.
+            let store = try SQLiteDocumentStore(path: file)
+            let engine = try FirestoreEngine(store: store, clock: clock.closure)
+            let host = FunctionsHost(project: "demo-test", engine: engine, clock: clock.closure)
+            try host.onDocumentCreated("orders/{id}", name: "count") { _ in }
+            let dispatcher = host.makeTriggerDispatcher()  // its outbox is set; run() never starts
+            for n in 1...3 { try host.admin.document("orders/o\(n)").set(["n": .integer(Int64(n))]) }
+            try host.admin.document("other/x").set(["n": 1])  // no trigger: nothing stored for it
+            ids = try engine.allDocuments(in: DatabaseID(project: "demo-test", database: TriggerDispatcher.outboxDatabase))
+                .map(\.path.lastSegment)
+            #expect(ids.count == 3)
+            dispatcher.stop()
+            store.close()
+        }
+        let store = try SQLiteDocumentStore(path: file)
+        defer { store.close() }
+        let engine = try FirestoreEngine(store: store, clock: clock.closure)
+        let host = FunctionsHost(project: "demo-test", engine: engine, clock: clock.closure)
+        let (events, sink) = AsyncStream.makeStream(of: String.self)
+        try host.onDocumentCreated("orders/{id}", name: "count") { event in sink.yield("\(event.params["id"] ?? "?") \(event.id)") }
+        let dispatcher = host.makeTriggerDispatcher()
+        let task = Task { await dispatcher.run() }
+        var received: [String] = []
+        for await e in events {
+            received.append(e)
+            if received.count == 3 { break }
+        }
+        #expect(received == zip(["o1", "o2", "o3"], ids).map { "\($0) \($1)" })
+        try await Task.sleep(for: .milliseconds(50))
+        dispatcher.stop()
+        await task.value
+        // Delivered: the outbox is empty again.
+        #expect(try engine.allDocuments(in: DatabaseID(project: "demo-test", database: TriggerDispatcher.outboxDatabase)).isEmpty)
     }
 }

@@ -19,8 +19,20 @@ import Synchronization
 /// names the cycle (`trigger loop stopped: a on poems/p1 → b on counts/p1 → a on poems/p1 …`),
 /// where production would loop until stopped.
 ///
+/// Delivery is at least once and survives `kill -9`: each commit that owes a trigger an event
+/// stores that event, in the same store transaction, as a document of the reserved database
+/// `(hearth-triggers)` (`FirestoreEngine.setCommitOutbox`), and the event is removed only after
+/// every matching trigger ran on it. `run()` first delivers the events a previous process left,
+/// in commit order, then the live ones; a trigger may so see an event twice after a crash
+/// (`DocumentEvent.id` is the same), never not at all.
+///
 /// Backlog and latency (commit to delivery) are kept in the host's `triggerStats`.
 public final class TriggerDispatcher: Sendable {
+    /// The reserved database of the pending events.
+    public static let outboxDatabase = "(hearth-triggers)"
+    /// Their collection.
+    static let eventsCollection = "events"
+
     /// One hop of a chain: a trigger that ran on a document.
     struct Hop: Hashable, Sendable {
         var trigger: String
@@ -31,6 +43,8 @@ public final class TriggerDispatcher: Sendable {
         var change: CommittedChange
         var chain: [Hop]
         var enqueued: ContinuousClock.Instant
+        /// The change's index in its commit of `change.changes[0]` (a replayed event holds one).
+        var firstIndex = 0
     }
 
     /// The chain of the trigger running in this task (empty outside triggers).
@@ -41,6 +55,9 @@ public final class TriggerDispatcher: Sendable {
     static let maxDepth = 32
 
     private let host: FunctionsHost
+    private let outboxDB: DatabaseID
+    /// Delivered events whose outbox documents are not yet removed; ids replayed at start.
+    private let done = Mutex<(pending: [ResourcePath], replayed: Set<String>)>(([], []))
     private let stream: AsyncStream<Queued>
     private let continuation: AsyncStream<Queued>.Continuation
     private let observerID: Int
@@ -52,6 +69,19 @@ public final class TriggerDispatcher: Sendable {
         self.stream = stream
         self.continuation = continuation
         let database = host.database
+        let outboxDB = DatabaseID(project: host.project, database: Self.outboxDatabase)
+        self.outboxDB = outboxDB
+        host.engine.setCommitOutbox { [host] change in
+            guard change.database == database, host.backgroundTriggersEnabled else { return nil }
+            let triggers = host.functions.triggers
+            guard !triggers.isEmpty else { return nil }
+            var puts: [Document] = []
+            for (i, d) in change.changes.enumerated()
+            where triggers.contains(where: { $0.eventType.matches(before: d.before, after: d.after) && $0.pattern.match(d.path) != nil }) {
+                puts.append(Self.outboxDocument(change, index: i, chain: TriggerDispatcher.chain))
+            }
+            return puts.isEmpty ? nil : (outboxDB, puts)
+        }
         self.observerID = host.engine.addObserver { [host] change in
             guard change.database == database, !change.cleared, host.backgroundTriggersEnabled,
                 !host.functions.triggers.isEmpty
@@ -64,17 +94,134 @@ public final class TriggerDispatcher: Sendable {
     /// Delivers queued changes until `stop()` or until the calling task is cancelled; then
     /// unregisters the observer.
     public func run() async {
+        await replayOutbox()
         for await queued in stream {
-            await deliver(queued)
+            let ids = matchingEventIDs(queued)
+            let replayed = done.withLock { d in ids.allSatisfy { d.replayed.contains($0) } }
+            if !replayed { await deliver(queued) }
             host.triggerStatistics.withLock { $0.finished += 1 }
+            markDone(ids, flush: host.triggerStats.backlog == 0)
         }
+        flushDone()
         stop()
     }
 
-    /// Unregisters the observer and ends `run()` after the changes already queued.
+    /// Unregisters the observer and the outbox and ends `run()` after the changes already queued.
     public func stop() {
         host.engine.removeObserver(observerID)
+        host.engine.setCommitOutbox(nil)
         continuation.finish()
+    }
+
+    /// Delivers the events a previous process stored and did not finish, in commit order.
+    func replayOutbox() async {
+        let pending: [Document]
+        do throws(FirestoreError) {
+            pending = try host.engine.allDocuments(in: outboxDB)
+        } catch {
+            host.errorSink("triggers", error)
+            return
+        }
+        guard !pending.isEmpty else { return }
+        FunctionsHost.printLine("functions: delivering \(pending.count) trigger event(s) left by the previous run")
+        for doc in pending.sorted(by: { $0.path < $1.path }) {
+            guard let (queued, id) = Self.queued(fromOutbox: doc, database: host.database) else {
+                host.errorSink("triggers", TriggerLoop(description: "unreadable outbox event \(doc.path.relativeString) dropped"))
+                markDone([doc.path.lastSegment], flush: false)
+                continue
+            }
+            done.withLock { _ = $0.replayed.insert(id) }
+            host.triggerStatistics.withLock { $0.enqueued += 1 }
+            await deliver(queued)
+            host.triggerStatistics.withLock { $0.finished += 1 }
+            markDone([id], flush: false)
+        }
+        flushDone()
+    }
+
+    /// The ids of the events of `queued` that some trigger matches (those the outbox holds).
+    func matchingEventIDs(_ queued: Queued) -> [String] {
+        let triggers = host.functions.triggers
+        return queued.change.changes.enumerated().compactMap { i, d in
+            triggers.contains { $0.eventType.matches(before: d.before, after: d.after) && $0.pattern.match(d.path) != nil }
+                ? Self.eventID(queued.change.commitTime, i + queued.firstIndex) : nil
+        }
+    }
+
+    /// Records delivered event ids; removes their outbox documents when `flush` or 100 wait.
+    func markDone(_ ids: [String], flush: Bool) {
+        let count = done.withLock { d -> Int in
+            d.pending += ids.map { ResourcePath([Self.eventsCollection, $0]) }
+            return d.pending.count
+        }
+        if (flush && count > 0) || count >= 100 { flushDone() }
+    }
+
+    /// Removes the outbox documents of the delivered events.
+    func flushDone() {
+        let paths = done.withLock { d -> [ResourcePath] in
+            defer { d.pending = [] }
+            return d.pending
+        }
+        guard !paths.isEmpty else { return }
+        do throws(FirestoreError) {
+            try host.engine.deleteUnobserved(paths, in: outboxDB)
+        } catch {
+            host.errorSink("triggers", error)
+        }
+    }
+
+    /// `<commit µs, 20 digits>-<index, 6 digits>`: outbox ids sort in commit order.
+    static func eventID(_ commitTime: Timestamp, _ index: Int) -> String {
+        let t = String(commitTime.microseconds)
+        let i = String(index)
+        return String(repeating: "0", count: max(0, 20 - t.count)) + t + "-" + String(repeating: "0", count: max(0, 6 - i.count)) + i
+    }
+
+    /// The outbox document of change `index` of `change`.
+    static func outboxDocument(_ change: CommittedChange, index: Int, chain: [Hop]) -> Document {
+        let d = change.changes[index]
+        func side(_ doc: Document?) -> Value {
+            guard let doc else { return .null }
+            return .map([
+                "fields": .map(doc.fields), "createTime": .timestamp(doc.createTime), "updateTime": .timestamp(doc.updateTime),
+            ])
+        }
+        let fields: FieldMap = [
+            "path": .array(d.path.segments.map { .string($0) }), "before": side(d.before), "after": side(d.after),
+            "chain": .array(chain.map { .map(["trigger": .string($0.trigger), "path": .array($0.path.segments.map { .string($0) })]) }),
+        ]
+        return Document(
+            path: ResourcePath([eventsCollection, eventID(change.commitTime, index)]), fields: fields,
+            createTime: change.commitTime, updateTime: change.commitTime)
+    }
+
+    /// The queued change and event id an outbox document stands for; nil when it is not one.
+    static func queued(fromOutbox doc: Document, database: DatabaseID) -> (Queued, String)? {
+        let id = doc.path.lastSegment
+        let parts = id.split(separator: "-")
+        guard parts.count == 2, let micros = Int64(parts[0]), let index = Int(parts[1]),
+            case .array(let segments)? = doc.fields["path"]
+        else { return nil }
+        let path = ResourcePath(segments.compactMap { if case .string(let s) = $0 { s } else { nil } })
+        guard path.isDocument else { return nil }
+        func side(_ v: Value?) -> Document? {
+            guard case .map(let m)? = v, case .map(let fields)? = m["fields"], case .timestamp(let c)? = m["createTime"],
+                case .timestamp(let u)? = m["updateTime"]
+            else { return nil }
+            return Document(path: path, fields: fields, createTime: c, updateTime: u)
+        }
+        var chain: [Hop] = []
+        if case .array(let hops)? = doc.fields["chain"] {
+            for h in hops {
+                guard case .map(let m) = h, case .string(let trigger)? = m["trigger"], case .array(let p)? = m["path"] else { continue }
+                chain.append(Hop(trigger: trigger, path: ResourcePath(p.compactMap { if case .string(let s) = $0 { s } else { nil } })))
+            }
+        }
+        let change = CommittedChange(
+            database: database, commitTime: Timestamp(microseconds: micros),
+            changes: [DocumentChange(path: path, before: side(doc.fields["before"]), after: side(doc.fields["after"]))])
+        return (Queued(change: change, chain: chain, enqueued: .now, firstIndex: index), id)
     }
 
     /// Calls each matching trigger for each document of the change.
@@ -98,7 +245,7 @@ public final class TriggerDispatcher: Sendable {
                 var event = DocumentEvent(
                     database: change.database, path: d.path, params: params, before: d.before, after: d.after,
                     commitTime: change.commitTime)
-                event.id = "\(change.commitTime.microseconds)-\(index)"
+                event.id = Self.eventID(change.commitTime, index + queued.firstIndex)
                 await Self.$chain.withValue(chain) { await attempt(t, event) }
             }
         }
