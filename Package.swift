@@ -46,13 +46,14 @@ let package = Package(
             name: "AuthEmulator", dependencies: ["FirestoreModel", "GoogleWire", "HTTPServer", "DocumentStore", "COpenSSL"],
             swiftSettings: strict),
         .target(name: "ShoutsBackend", dependencies: ["Functions", "FirestoreModel"], swiftSettings: strict),
+        .target(name: "PoetryBackend", dependencies: ["Functions", "FirestoreModel"], swiftSettings: strict),
         // `hearth demo`'s script and report: a client of the emulators over HTTP only.
         .target(name: "HearthDemo", dependencies: ["GoogleWire", "HTTPServer", "ShoutsBackend"], swiftSettings: strict),
         .target(
             name: "Hearth",
             dependencies: [
                 "FirestoreModel", "DocumentStore", "SecurityRules", "FirestoreEngine", "HTTPServer",
-                "FirestoreAPI", "Functions", "GoogleWire", "ProtoWire", "ShoutsBackend", "AuthEmulator", "HearthDemo", "CLinux",
+                "FirestoreAPI", "Functions", "GoogleWire", "ProtoWire", "ShoutsBackend", "PoetryBackend", "AuthEmulator", "HearthDemo", "CLinux",
             ],
             swiftSettings: strict),
         .executableTarget(name: "hearth", dependencies: ["Hearth"], swiftSettings: strict),
@@ -88,6 +89,10 @@ let package = Package(
             dependencies: ["FirestoreAPI", "FirestoreRPC", "GoogleWire", "ProtoWire", "HTTPServer", "Hearth", "DeterministicRandom"],
             swiftSettings: strict),
         .testTarget(name: "AuthEmulatorTests", dependencies: ["AuthEmulator", "GoogleWire", "Hearth"], swiftSettings: strict),
+        .testTarget(
+            name: "PoetryBackendTests",
+            dependencies: ["PoetryBackend", "Functions", "FirestoreEngine", "DocumentStore", "FirestoreModel", "Hearth"],
+            swiftSettings: strict),
         .testTarget(
             name: "ShoutsBackendTests",
             dependencies: ["ShoutsBackend", "ShoutsWorkloads", "GoogleWire", "Hearth", "HearthDemo", "DeterministicRandom"],

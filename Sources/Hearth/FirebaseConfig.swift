@@ -28,6 +28,10 @@ public struct FirebaseConfig: Sendable {
     public var ui: Endpoint
     /// `emulators.ui.enabled`: serve the Emulator UI. Default true, as firebase-tools.
     public var uiEnabled = true
+    /// `functions.codebase` (of the first entry when `functions` is a list): which in-process
+    /// backend serves the functions, `poetry` for `PoetryBackend`, any other (or none) for the
+    /// first app's `ShoutsBackend`.
+    public var functionsCodebase: String?
     /// Absolute path of the Firestore rules file, if configured.
     public var rulesFile: String?
     /// Absolute path of the indexes file, if configured.
@@ -112,6 +116,9 @@ public struct FirebaseConfig: Sendable {
             guard case .bool(let b) = enabled else { throw ConfigError("\(path): emulators.ui.enabled must be true or false") }
             config.uiEnabled = b
         }
+        var functions = root["functions"]
+        if case .array(let list)? = functions { functions = list.first }
+        if case .string(let codebase)? = functions?["codebase"] { config.functionsCodebase = codebase }
         var firestore = root["firestore"]
         if case .array(let list)? = firestore { firestore = list.first }
         func existing(_ p: String, _ key: String) throws -> String {

@@ -6,6 +6,7 @@ import FirestoreModel
 import FoundationEssentials
 import Functions
 import HTTPServer
+import PoetryBackend
 import ShoutsBackend
 import Synchronization
 
@@ -133,7 +134,11 @@ public final class HearthApp: Sendable {
             http2: HTTP2Server(handler: FirestorePortStreamHandler(grpc: grpc, rest: handler), log: { _ in }),
             log: requestLog)
         let host = FunctionsHost(project: project, engine: engine, clock: clock.now)
-        ShoutsBackend.register(into: host)
+        if config.functionsCodebase == PoetryBackend.codebase {
+            try PoetryBackend.register(into: host)
+        } else {
+            ShoutsBackend.register(into: host)
+        }
         functions = host
         let configured = EmulatorSuite.configuredEmulators(options.resolvedConfigPath())
         var functionsHandler: FunctionsPortHandler?
