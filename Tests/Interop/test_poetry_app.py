@@ -185,3 +185,55 @@ def test_feeds_page_with_cursors(poetry, client):
     feed = client.collection(f"users/{reader}/feed").order_by("publishedAt", direction=firestore.Query.DESCENDING)
     assert [d.get("title") for d in feed.limit(3).get()] == ["Rumi 6", "Rumi 5", "Rumi 4"]
     assert client.document(f"users/{author}").get().to_dict()["followerCount"] == 1
+
+
+def start_on_data(binary, work, data, ports):
+    log_path = work / f"hearth-{time.monotonic_ns()}.log"
+    log = open(log_path, "wb")
+    process = subprocess.Popen(
+        [str(binary), "start", "--config", str(work / "app" / "firebase.json"), "--data", str(data), "--project",
+         PROJECT, "--quiet", "--firestore-port", str(ports[0]), "--functions-port", "0", "--auth-port", str(ports[1]),
+         "--hub-port", str(ports[2]), "--ui-port", "0"], cwd=work, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and "hearth: ready" not in log_path.read_text(errors="replace"):
+        assert process.poll() is None, log_path.read_text()
+        time.sleep(0.05)
+    return process, Server({"firestore": ports[0], "auth": ports[1], "hub": ports[2]}, log_path)
+
+
+def test_kill_9_while_events_are_pending_loses_none(tmp_path):
+    """Likes acknowledged just before `kill -9` are all counted once the next process delivered
+    what the first left in its outbox (and none twice)."""
+    import socket
+    binary = _ensure_binary()
+    shutil.copytree(REPO / "firebase-poetry", tmp_path / "app", ignore=shutil.ignore_patterns(".hearth"))
+    data = tmp_path / "poetry.sqlite"
+    sockets = [socket.socket() for _ in range(3)]
+    for s in sockets:
+        s.bind(("127.0.0.1", 0))
+    ports = [s.getsockname()[1] for s in sockets]
+    for s in sockets:
+        s.close()
+    process, server = start_on_data(binary, tmp_path, data, ports)
+    try:
+        uid, token = server.sign_up("dante@poets.io")
+        assert server.create(token, "pendingPoems/inferno", poem_fields(uid, "Inferno"), "createdAt")[0] == 200
+        server.settle()
+        likers = [server.sign_up(f"reader{n}@poets.io") for n in range(30)]
+        with ThreadPoolExecutor(8) as pool:
+            results = list(pool.map(lambda lt: server.create(lt[1], f"poems/inferno/likes/{lt[0]}", {}, "likedAt"), likers))
+        assert all(status == 200 for status, _ in results), results
+    finally:
+        process.send_signal(signal.SIGKILL)  # at once: events may still be pending
+        process.wait()
+    process, server = start_on_data(binary, tmp_path, data, ports)
+    try:
+        server.settle()
+        status, poem = server.call("firestore", "GET", f"/v1/{DOCS}/poems/inferno")
+        assert status == 200, poem
+        assert poem["fields"]["likeCount"]["integerValue"] == "30"
+        status, stats = server.call("hub", "GET", "/functions/triggers", token=None)
+        assert stats["backlog"] == 0
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=10)
