@@ -353,6 +353,8 @@ def test_rules_coverage_and_functions_pages(hearth, browser):
     shot(browser, "rules-coverage")
     browser.get(hearth.url("ui", "/#/functions"))
     run = wait(browser, visible('[data-testid="run-function"]'))
+    # Trigger delivery's state (the app has no trigger: nothing queued, nothing delivered).
+    wait(browser, lambda d: d.find_element(By.ID, "trigger-stats").text.startswith("Triggers on · backlog 0 · 0 delivered"))
     run.click()
     wait(browser, lambda d: "deleted" in d.find_element(By.TAG_NAME, "main").text)
     wait(browser, lambda d: any(UNREGISTERED_TOKEN in r.text and "unregistered" in r.text

@@ -86,7 +86,13 @@ public final class TriggerDispatcher: Sendable {
             guard change.database == database, !change.cleared, host.backgroundTriggersEnabled,
                 !host.functions.triggers.isEmpty
             else { return }
-            host.triggerStatistics.withLock { $0.enqueued += 1 }
+            let backlog = host.triggerStatistics.withLock { s -> Int in
+                s.enqueued += 1
+                return s.backlog
+            }
+            if backlog == 1000 || backlog == 10_000 || backlog == 100_000 {
+                FunctionsHost.printLine("functions: trigger delivery is \(backlog) commits behind (GET /functions/triggers on the hub)")
+            }
             continuation.yield(Queued(change: change, chain: TriggerDispatcher.chain, enqueued: .now))
         }
     }

@@ -191,9 +191,12 @@ struct EmulatorUIHandler: HTTPHandler {
                     .init("document", .string("\(t.pattern)")), .init("eventType", .string("\(t.eventType)")),
                 ]))
         }
+        var triggers: [JSONValue.Member] = [.init("enabled", .bool(host.backgroundTriggersEnabled))]
+        if case .object(let stats) = host.triggerStats.json { triggers += stats }
         return .object([
             .init("functions", .array(list)),
             .init("invocations", .array(host.invocations.entries.map(InvocationJournal.json))),
+            .init("triggers", .object(triggers)),
         ])
     }
 

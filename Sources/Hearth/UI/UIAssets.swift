@@ -2596,6 +2596,7 @@ export function mount(root) {
   const s = { invocations: [], ids: new Set() };
 
   const fnBody = el('tbody', { id: 'function-rows' });
+  const triggerStats = el('p', { class: 'meta', id: 'trigger-stats', 'aria-live': 'polite' });
   const invBody = el('tbody', { id: 'invocation-rows' });
   const outboxBox = el('div', { class: 'table-box', id: 'outbox' });
   const invCount = el('p', { class: 'meta', id: 'invocation-count', 'aria-live': 'polite' });
@@ -2612,7 +2613,8 @@ export function mount(root) {
       el('h2', { id: 'h-functions' }, 'Functions'),
       el('div', { class: 'table-box' }, el('table', { class: 'grid', id: 'functions-table' },
         el('thead', {}, el('tr', {}, ['Name', 'Kind', 'Region', 'Trigger', 'Run', 'Result'].map((h) => el('th', { scope: 'col' }, h)))),
-        fnBody))),
+        fnBody)),
+      triggerStats),
     el('section', { 'aria-labelledby': 'h-invocations' },
       el('h2', { id: 'h-invocations' }, 'Invocations'),
       el('form', { class: 'filters', role: 'search', 'aria-label': 'Filter invocations', onsubmit: (e) => e.preventDefault() },
@@ -2633,6 +2635,7 @@ export function mount(root) {
 
   async function loadFunctions() {
     const r = await api.getFunctions();
+    showTriggers(r?.triggers);
     const fns = r?.functions || [];
     fnBody.replaceChildren(...(fns.length ? fns.map(functionRow)
       : [el('tr', {}, el('td', { colspan: '6', class: 'empty' }, 'No functions loaded'))]));
@@ -2640,6 +2643,16 @@ export function mount(root) {
     s.invocations.sort((a, b) => a.id - b.id);
     renderInvocations();
   }
+
+  /** Trigger delivery: on or off, the backlog, the counts and the commit-to-delivery latency. */
+  function showTriggers(t) {
+    if (!t) { triggerStats.textContent = ''; return; }
+    const ms = (v) => `${Number(v || 0).toFixed(1)} ms`;
+    triggerStats.textContent = `Triggers ${t.enabled ? 'on' : 'off (hub: disableBackgroundTriggers)'} · backlog ${t.backlog}`
+      + ` · ${t.delivered} delivered · ${t.failed} failed · ${t.retried} retried · ${t.loopsStopped} loops stopped`
+      + ` · latency ${ms(t.lastLatencyMs)} (max ${ms(t.maxLatencyMs)})`;
+  }
+  const refreshTriggers = debounce(() => api.getFunctions().then((r) => showTriggers(r?.triggers)), 300);
 
   function functionRow(f) {
     const result = el('td', { 'data-testid': 'run-result', 'aria-live': 'polite' });
@@ -2762,7 +2775,7 @@ export function mount(root) {
   }
 
   const refreshOutbox = debounce(() => loadOutbox().catch(showError), 300);
-  const offs = [onEvent('invocation', (inv) => { addInvocation(inv, true); refreshOutbox(); })];
+  const offs = [onEvent('invocation', (inv) => { addInvocation(inv, true); refreshOutbox(); if (inv.kind === 'trigger') refreshTriggers(); })];
   loadFunctions().catch(showError);
   loadOutbox().catch(showError);
   return { destroy() { offs.forEach((f) => f()); refreshOutbox.cancel(); refilter.cancel(); } };
