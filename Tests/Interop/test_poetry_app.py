@@ -185,6 +185,37 @@ def test_feeds_page_with_cursors(poetry, client):
     feed = client.collection(f"users/{reader}/feed").order_by("publishedAt", direction=firestore.Query.DESCENDING)
     assert [d.get("title") for d in feed.limit(3).get()] == ["Rumi 6", "Rumi 5", "Rumi 4"]
     assert client.document(f"users/{author}").get().to_dict()["followerCount"] == 1
+    # The liked list, paged two at a time, newest like first; and the global feed as a listener
+    # on its first page, which a newly approved poem enters at the top.
+    for n in (1, 3, 5):
+        assert poetry.create(reader_token, f"poems/rumi{n}/likes/{reader}", {}, "likedAt")[0] == 200
+        poetry.settle()
+    liked = client.collection(f"users/{reader}/liked").order_by("likedAt", direction=firestore.Query.DESCENDING)
+    pages, last = [], None
+    while True:
+        page = (liked.start_after(last) if last else liked).limit(2).get()
+        if not page:
+            break
+        pages.append([d.id for d in page])
+        last = page[-1]
+    assert pages == [["rumi5", "rumi3"], ["rumi1"]]
+    top, entered = [], threading.Event()
+
+    def on_page(snapshot, changes, read_time):
+        # The Python client's listener lists its documents in ascending order whatever the
+        # query's direction (the same against the official emulator): compare as a set.
+        top.append({d.get("title") for d in snapshot})
+        if "Rumi 7" in top[-1]:
+            entered.set()
+
+    watch = client.collection("poems").order_by("publishedAt", direction=firestore.Query.DESCENDING).limit(3) \
+        .on_snapshot(on_page)
+    try:
+        assert poetry.create(token, "pendingPoems/rumi7", poem_fields(author, "Rumi 7"), "createdAt")[0] == 200
+        assert entered.wait(10), top
+        assert top[-1] == {"Rumi 7", "Rumi 6", "Rumi 5"}
+    finally:
+        watch.unsubscribe()
 
 
 def start_on_data(binary, work, data, ports):
