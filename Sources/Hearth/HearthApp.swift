@@ -171,6 +171,22 @@ public final class HearthApp: Sendable {
         }
     }
 
+    /// The one warning line when an emulator listens beyond loopback (`--host 0.0.0.0`, a LAN
+    /// address in `firebase.json`), or nil: Hearth has no production authentication, and
+    /// `Authorization: Bearer owner` passes every rule, so anyone who can reach such a port can
+    /// read and change all data. The default, 127.0.0.1, reaches this machine only.
+    static func exposureWarning(_ config: FirebaseConfig) -> String? {
+        let loopback: Set<String> = ["127.0.0.1", "::1", "localhost", "[::1]"]
+        let exposed = [
+            ("firestore", config.firestore), ("functions", config.functions), ("auth", config.auth), ("hub", config.hub),
+            ("ui", config.ui),
+        ].filter { !loopback.contains($0.1.host) && !$0.1.host.hasPrefix("127.") }
+        guard !exposed.isEmpty else { return nil }
+        let names = exposed.map { "\($0.0) on \($0.1.host)" }.joined(separator: ", ")
+        return "hearth: warning: \(names) can be reached from other machines, and Hearth has no production "
+            + "authentication (Bearer owner passes every rule): anyone who reaches these ports can read and change all data"
+    }
+
     /// Event loops of the Firestore port: one per core, at most 4 (each is a thread and a
     /// 64 KiB read buffer). On the loops run every request's parsing and encoding and the REST
     /// reads answered inline, so a second loop lets them use the second core (issue 14).
@@ -205,6 +221,7 @@ public final class HearthApp: Sendable {
     public func start() async throws -> BoundPorts {
         let port = try firestoreServer.start()
         HearthLog.info("hearth: project \(project), data \(dataDescription)")
+        if let warning = Self.exposureWarning(config) { HearthLog.error(warning) }
         HearthLog.info("firestore  http://\(config.firestore.host):\(port)  (REST v1, gRPC, Listen)")
         var functionsPort: Int?
         if let functionsServer {

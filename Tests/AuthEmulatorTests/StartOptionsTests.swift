@@ -15,3 +15,19 @@ import Testing
         }
     }
 }
+
+/// The warning when an emulator listens beyond loopback (docs/threat-model.md).
+@Suite struct ExposureWarningTests {
+    @Test func loopbackIsQuietAndAnyOtherAddressIsNamed() throws {
+        var config = FirebaseConfig.defaults(directory: "/tmp")
+        #expect(HearthApp.exposureWarning(config) == nil)
+        config.auth.host = "::1"
+        config.hub.host = "localhost"
+        #expect(HearthApp.exposureWarning(config) == nil)
+        config.firestore.host = "0.0.0.0"
+        config.ui.host = "192.168.1.20"
+        let warning = try #require(HearthApp.exposureWarning(config))
+        #expect(warning.hasPrefix("hearth: warning: firestore on 0.0.0.0, ui on 192.168.1.20 can be reached from other machines"))
+        #expect(warning.contains("no production authentication"))
+    }
+}
