@@ -34,8 +34,14 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         seconds >= Self.minSeconds && seconds <= Self.maxSeconds && nanos >= 0 && nanos < 1_000_000_000
     }
 
-    /// Microseconds since the epoch (nanoseconds truncated).
-    public var microseconds: Int64 { seconds * 1_000_000 + Int64(nanos / 1000) }
+    /// Microseconds since the epoch (nanoseconds truncated); saturates at the ends of `Int64`
+    /// for instants far outside Firestore's range (`isValid`), never traps.
+    public var microseconds: Int64 {
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
+        if overflow { return seconds < 0 ? .min : .max }
+        let (sum, overflow2) = scaled.addingReportingOverflow(Int64(nanos / 1000))
+        return overflow2 ? .max : sum
+    }
 
     /// The same instant truncated to whole microseconds, as Firestore stores timestamps.
     public var truncatedToMicroseconds: Timestamp { Timestamp(seconds: seconds, nanos: nanos - nanos % 1000) }

@@ -191,15 +191,10 @@ public enum HearthExport {
         // 2. Apply.
         var summary = Summary()
         for (db, docs) in databases {
-            try store.deleteAll(in: db, at: FirestoreEngine.systemClock())
-            var last: Timestamp?
-            for d in docs { last = max(last ?? d.updateTime, max(d.updateTime, d.createTime)) }
-            var start = 0
-            while start < docs.count {
-                let batch = docs[start..<min(start + 500, docs.count)]
-                try store.commit(batch.map { .put($0) }, in: db, commitTime: last ?? Timestamp(seconds: 0, nanos: 0))
-                start += 500
-            }
+            // One store transaction per database, at the newest imported time or now.
+            var at = FirestoreEngine.systemClock()
+            for d in docs { at = max(at, max(d.updateTime, d.createTime)) }
+            try store.replaceAll(in: db, with: docs, at: at)
             summary.documents[db] = docs.count
         }
         let users = DocumentUserStore(store: store, clock: FirestoreEngine.systemClock)

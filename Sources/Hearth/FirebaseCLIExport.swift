@@ -170,6 +170,16 @@ public enum FirebaseCLIExport {
     /// after, so `target` is always either the old folder or the whole new one.
     static func replace(_ target: URL, with temporary: URL) throws {
         let fm = FileManager.default
+        var isDirectory = false
+        if fm.fileExists(atPath: target.path, isDirectory: &isDirectory) {
+            // Replace an export, or an empty folder, never something else (`/tmp`, a project).
+            let names = isDirectory ? ((try? fm.contentsOfDirectory(atPath: target.path)) ?? []) : ["?"]
+            guard names.isEmpty || names.contains(HearthExport.metadataFile) else {
+                throw HearthExport.Failure(
+                    description: "\(target.path): not replaced: it is \(isDirectory ? "a folder that is not an export" : "a file") "
+                        + "(no \(HearthExport.metadataFile)); choose a new or an empty folder")
+            }
+        }
         let old = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).old-\(AutoID.make())")
         do {
             if fm.fileExists(atPath: target.path) { try fm.moveItem(at: target, to: old) }
@@ -204,16 +214,11 @@ public enum FirebaseCLIExport {
         let now = FirestoreEngine.systemClock()
         var summary = HearthExport.Summary()
         for (db, docs) in contents.documents.sorted(by: { $0.key.name < $1.key.name }) {
-            try store.deleteAll(in: db, at: now)
-            let all = docs.sorted { $0.key < $1.key }
-            var start = 0
-            while start < all.count {
-                let batch = all[start..<min(start + 500, all.count)]
-                try store.commit(
-                    batch.map { .put(Document(path: $0.key, fields: $0.value, createTime: now, updateTime: now)) }, in: db,
-                    commitTime: now)
-                start += 500
+            // One store transaction per database: a crash leaves the old data or all the new.
+            let all = docs.sorted { $0.key < $1.key }.map {
+                Document(path: $0.key, fields: $0.value, createTime: now, updateTime: now)
             }
+            try store.replaceAll(in: db, with: all, at: now)
             summary.documents[db] = all.count
         }
         if let accounts = contents.accounts {
@@ -233,8 +238,16 @@ public enum FirebaseCLIExport {
         var firestoreMetadata: URL?
         var authDirectory: String? = authPath
         let metadataURL = root.appendingPathComponent(HearthExport.metadataFile)
+        var isDirectory = false
+        guard fm.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory else {
+            throw HearthExport.Failure(description: "\(root.path): no such export folder")
+        }
         if fm.fileExists(atPath: metadataURL.path) {
             let metadata = try HearthExport.parseJSON(try HearthExport.readFile(metadataURL), metadataURL.path)
+            guard case .object = metadata, metadata["firestore"] != nil || metadata["auth"] != nil else {
+                throw HearthExport.Failure(
+                    description: "\(metadataURL.path): not an export's metadata (an object naming firestore or auth)")
+            }
             authDirectory = nil
             if case .string(let file)? = metadata["firestore"]?["metadata_file"] {
                 firestoreMetadata = root.appendingPathComponent(file)
@@ -245,6 +258,10 @@ public enum FirebaseCLIExport {
         } else {
             // No metadata file: the emulator's own export folder, or the folder holding it.
             firestoreMetadata = overallMetadata(in: root)
+            if firestoreMetadata == nil {
+                throw HearthExport.Failure(
+                    description: "\(root.path): not an export folder (no firebase-export-metadata.json, no .overall_export_metadata)")
+            }
         }
         var contents = Contents()
         if let overall = firestoreMetadata { contents.documents = try readFirestore(overall, project: project) }
@@ -302,10 +319,17 @@ public enum FirebaseCLIExport {
                 for (index, record) in records.enumerated() {
                     do throws(ProtoWireError) {
                         let entity = try ManagedExportEntity.decode(record)
+                        guard Self.isDatabaseID(entity.database.database) else {
+                            throw ProtoWireError(
+                                .invalidValue("\"\(entity.database.database)\" is not a database id"), offset: 0)
+                        }
                         do throws(FirestoreError) {
                             try entity.path.validateIDs()
+                            // As a write would store it (transforms may build deeper values than a client sends).
+                            try DocumentLimits.validate(
+                                fields: entity.fields, path: entity.path, maxDepth: DocumentLimits.maxTransformedDepth)
                         } catch {
-                            throw ProtoWireError(.invalidValue(error.message), offset: 0)
+                            throw ProtoWireError(.invalidValue("\(entity.path.relativeString): \(error.message)"), offset: 0)
                         }
                         // The served project's: the emulator serves a seed whatever project its keys name.
                         out[DatabaseID(project: project, database: entity.database.database), default: [:]][entity.path] =
@@ -317,6 +341,15 @@ public enum FirebaseCLIExport {
             }
         }
         return out
+    }
+
+    /// `(default)`, or a database id as Firestore allows them (a lower-case letter, then 3–62
+    /// lower-case letters, digits or hyphens); Hearth's reserved `(hearth-…)` ids never.
+    static func isDatabaseID(_ id: String) -> Bool {
+        if id == "(default)" { return true }
+        let bytes = Array(id.utf8)
+        guard (4...63).contains(bytes.count), let first = bytes.first, (0x61...0x7A).contains(first) else { return false }
+        return bytes.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }
     }
 
     /// The accounts of an `accounts.json`; `fakeHash:` passwords of the Auth emulator are re-hashed.

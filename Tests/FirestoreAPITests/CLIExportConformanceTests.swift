@@ -4,7 +4,7 @@ import FirestoreEngine
 import FirestoreModel
 import Foundation
 import GoogleWire
-import ProtoWire
+@testable import ProtoWire
 import Testing
 
 @testable import FirestoreAPI
@@ -222,5 +222,51 @@ import Testing
         let summary = try FirebaseCLIExport.read(
             from: Self.export.appendingPathComponent("firestore_export").path, into: store, project: "demo-cli-export")
         #expect(summary.documents[Self.database] == (try Self.readback().count))
+    }
+
+    @Test func aSeedNamingAReservedDatabaseOrNotAnExportIsRefused() throws {
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("cli-reserved-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: Self.export, to: copy)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        var w = ProtoWriter()
+        w.writeMessageField(13) { k in
+            k.writeStringField(13, "dev~demo-cli-export")
+            k.writeMessageField(14) { ManagedExportEntity.writePath(["rooms", "r1"], into: &$0) }
+            k.writeStringField(23, "(hearth-auth)")
+        }
+        var log = LevelDBLog.Writer()
+        log.append(w.bytes)
+        try Data(log.bytes).write(to: copy.appendingPathComponent("firestore_export/all_namespaces/all_kinds/output-0"))
+        let error = #expect(throws: HearthExport.Failure.self) {
+            try FirebaseCLIExport.read(from: copy.path, into: InMemoryDocumentStore(), project: "demo-cli-export")
+        }
+        #expect(error?.description.contains("\"(hearth-auth)\" is not a database id") == true, "\(error?.description ?? "")")
+        // A metadata file that is JSON but no export's, and a folder that does not exist.
+        try "[1,2]".write(to: copy.appendingPathComponent(HearthExport.metadataFile), atomically: true, encoding: .utf8)
+        #expect(throws: HearthExport.Failure.self) {
+            try FirebaseCLIExport.read(from: copy.path, into: InMemoryDocumentStore(), project: "p")
+        }
+        let missing = #expect(throws: HearthExport.Failure.self) {
+            try FirebaseCLIExport.read(from: copy.path + "-nope", into: InMemoryDocumentStore(), project: "p")
+        }
+        #expect(missing?.description.hasSuffix("no such export folder") == true)
+    }
+
+    @Test func anExportNeverReplacesAFolderThatIsNotOne() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-victim-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "keep me".write(to: dir.appendingPathComponent("thesis.txt"), atomically: true, encoding: .utf8)
+        let error = #expect(throws: HearthExport.Failure.self) {
+            try FirebaseCLIExport.write(store: InMemoryDocumentStore(), project: "p", to: dir.path)
+        }
+        #expect(error?.description.contains("not replaced") == true)
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("thesis.txt").path))
+        // An export, or an empty folder, is replaced.
+        let empty = dir.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        try FirebaseCLIExport.write(store: InMemoryDocumentStore(), project: "p", to: empty.path)
+        try FirebaseCLIExport.write(store: InMemoryDocumentStore(), project: "p", to: empty.path)
+        #expect(FileManager.default.fileExists(atPath: empty.appendingPathComponent(HearthExport.metadataFile).path))
     }
 }

@@ -197,6 +197,12 @@ def test_server_timestamps_and_commit_times_follow_the_clock(seeded, client):
     later = ref.set({"at": firestore.SERVER_TIMESTAMP}).update_time
     assert later > result.update_time and later >= want + timedelta(minutes=10)
     assert seeded.call("firestore", "PUT", "/emulator/v1/clock", {"advance": "soon"})[0] == 400
+    # The clock stays within Firestore's timestamps (a time past them wedged every later commit),
+    # and takes decimal numbers only.
+    for body in ({"set": "9999-12-31T23:59:59Z"}, {"freeze": "9999-12-31T12:00:00Z"}, {"advance": 1e11},
+                 {"advance": "0x10s"}, {"advance": -1e11}):
+        assert seeded.call("firestore", "PUT", "/emulator/v1/clock", body)[0] == 400, body
+    assert ref.set({"at": firestore.SERVER_TIMESTAMP}).update_time > later
     assert "clock: frozen at 2031-05-06T07:08:09.123456Z" in seeded.log_path.read_text()
 
 

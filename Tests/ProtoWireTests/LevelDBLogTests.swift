@@ -116,4 +116,54 @@ import Testing
         let error = #expect(throws: ProtoWireError.self) { _ = try ManagedExportEntity.decode(w.bytes) }
         #expect(error?.reason == .invalidValue("field f is given more than once"))
     }
+
+    /// An entity key for `c/d` of project p, then `body` for its properties.
+    static func entity(_ body: (inout ProtoWriter) -> Void) -> [UInt8] {
+        var w = ProtoWriter()
+        w.writeMessageField(13) { k in
+            k.writeStringField(13, "dev~p")
+            k.writeMessageField(14) { ManagedExportEntity.writePath(["c", "d"], into: &$0) }
+        }
+        body(&w)
+        return w.bytes
+    }
+
+    @Test func hostileEntitiesAreRefusedNotCrashedOn() throws {
+        // Maps nested 1,500 deep, each an embedded entity in a string value (found by the
+        // attack of 2026-12-04: every level began a fresh reader, so the depth never counted).
+        var value: Value = .integer(1)
+        for _ in 0..<1500 { value = .map(["m": value]) }
+        let deep = Self.entity { ManagedExportEntity.writeProperty("m", value, multiple: false, meaning: nil, into: &$0) }
+        let deepError = #expect(throws: ProtoWireError.self) { _ = try ManagedExportEntity.decode(deep) }
+        #expect(deepError.map { if case .nestingTooDeep = $0.reason { true } else { false } } == true)
+        // A timestamp of 2^63 µs (it trapped on export).
+        let late = Self.entity { w in
+            w.writeMessageField(15) { p in
+                p.writeUInt64Field(1, ManagedExportEntity.Meaning.timestamp)
+                p.writeStringField(3, "t")
+                p.writeBoolField(4, false)
+                p.writeMessageField(5) { $0.writeInt64Field(1, .min) }
+            }
+        }
+        #expect(throws: ProtoWireError.self) { _ = try ManagedExportEntity.decode(late) }
+        // Numeric id 0, and a vector holding a string.
+        var zero = ProtoWriter()
+        zero.writeMessageField(13) { k in
+            k.writeStringField(13, "dev~p")
+            k.writeMessageField(14) { path in
+                path.writeGroup(1) { e in
+                    e.writeStringField(2, "c")
+                    e.writeInt64Field(3, 0)
+                }
+            }
+        }
+        #expect(throws: ProtoWireError.self) { _ = try ManagedExportEntity.decode(zero.bytes) }
+        let badVector = Self.entity { w in
+            ManagedExportEntity.writeProperty("v", .string("x"), multiple: true, meaning: ManagedExportEntity.Meaning.vector, into: &w)
+        }
+        #expect(throws: ProtoWireError.self) { _ = try ManagedExportEntity.decode(badVector) }
+        // Far outside the range, microseconds saturate instead of trapping.
+        #expect(Timestamp(seconds: .min, nanos: 0).microseconds == .min)
+        #expect(Timestamp(seconds: .max, nanos: 999_999_999).microseconds == .max)
+    }
 }

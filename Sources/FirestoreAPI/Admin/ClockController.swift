@@ -75,7 +75,13 @@ public struct ClockController: Sendable {
         case ("freeze", .bool(false)): clock.resume()
         case ("freeze", .string(let text)): clock.freeze(at: try Self.instant(text))
         case ("set", .string(let text)): clock.set(try Self.instant(text))
-        case ("advance", let amount): clock.advance(microseconds: try Self.microseconds(amount))
+        case ("advance", let amount):
+            let d = try Self.microseconds(amount)
+            let now = clock.now().microseconds
+            let (to, overflow) = now.addingReportingOverflow(d)
+            guard !overflow else { throw Self.outOfRange }
+            _ = try Self.inRange(Timestamp(microseconds: to))
+            clock.advance(microseconds: d)
         case ("reset", .bool(true)): clock.reset()
         default:
             throw .invalidArgument(
@@ -87,6 +93,19 @@ public struct ClockController: Sendable {
         guard let t = Timestamp(rfc3339: text), t.isValid else {
             throw .invalidArgument("\(text) is not an RFC 3339 time (e.g. 2026-01-02T03:04:05Z).")
         }
+        return try inRange(t)
+    }
+
+    /// The latest time the clock may show: a day before Firestore's last timestamp, so commit
+    /// times issued after it (one microsecond apart at least) stay valid.
+    static let latest = Timestamp(seconds: Timestamp.maxSeconds - 86_400, nanos: 0)
+
+    static let outOfRange = FirestoreError.invalidArgument(
+        "The clock stays within 0001-01-01T00:00:00Z … 9999-12-30T23:59:59Z (Firestore's timestamps).")
+
+    /// `t` when the clock may show it. - Throws: `.invalidArgument` outside the range.
+    static func inRange(_ t: Timestamp) throws(FirestoreError) -> Timestamp {
+        guard t.isValid, !(latest < t) else { throw outOfRange }
         return t
     }
 
@@ -98,7 +117,9 @@ public struct ClockController: Sendable {
         case .string(let text):
             let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86400)]
             for (unit, scale) in units where text.hasSuffix(unit) {
-                if let v = Double(text.dropLast(unit.count)) { seconds = v * scale }
+                let number = text.dropLast(unit.count)
+                // Decimal only ("0x10" would parse as hexadecimal).
+                if number.allSatisfy({ "0123456789.+-eE".contains($0) }), let v = Double(number) { seconds = v * scale }
                 break
             }
         default: break

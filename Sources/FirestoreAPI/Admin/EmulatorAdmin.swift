@@ -165,6 +165,9 @@ public struct EmulatorAdmin: Sendable {
         }
         guard case .object = json else { throw .invalidArgument("The export request must be a JSON object.") }
         var database = DatabaseID(project: project)
+        for key in ["database", "export_directory", "export_name"] {
+            if let v = json[key], case .string = v {} else if json[key] != nil { throw .invalidArgument("\(key) must be a string.") }
+        }
         if case .string(let name)? = json["database"] {
             let parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
             guard parts.count == 4, parts[0] == "projects", parts[2] == "databases", parts[1] == project, !parts[3].isEmpty
@@ -176,8 +179,10 @@ public struct EmulatorAdmin: Sendable {
         }
         var name = "firestore_export"
         if case .string(let given)? = json["export_name"] {
-            guard !given.isEmpty, !given.contains("/"), given != ".", given != ".." else {
-                throw .invalidArgument("export_name must be a folder name.")
+            guard !given.isEmpty, given.utf8.count <= 255, !given.contains("/"), !given.contains("\0"), given != ".",
+                given != ".."
+            else {
+                throw .invalidArgument("export_name must be a folder name (at most 255 bytes, no '/').")
             }
             name = given
         }

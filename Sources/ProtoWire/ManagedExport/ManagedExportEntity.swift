@@ -256,7 +256,10 @@ public enum ManagedExportEntity {
             switch (t.fieldNumber, t.wireType) {
             case (type, .len): kind = try e.readString()
             case (name, .len): docID = try e.readString()
-            case (id, .varint): docID = "__id\(try e.readInt64())__"
+            case (id, .varint):
+                let n = try e.readInt64()
+                guard n > 0 else { throw ProtoWireError(.invalidValue("a path element's numeric id \(n) is not positive"), offset: at) }
+                docID = "__id\(n)__"
             default: try e.skipField(t)
             }
         }
@@ -289,13 +292,25 @@ public enum ManagedExportEntity {
             switch (tag.fieldNumber, tag.wireType) {
             case (1, .varint):
                 let n = try v.readInt64()
-                value = meaning == Meaning.timestamp ? .timestamp(Timestamp(microseconds: n)) : .integer(n)
+                if meaning == Meaning.timestamp {
+                    let t = Timestamp(microseconds: n)
+                    guard t.isValid else {
+                        throw ProtoWireError(.invalidValue("field \(name): a timestamp outside 0001–9999"), offset: at)
+                    }
+                    value = .timestamp(t)
+                } else {
+                    value = .integer(n)
+                }
             case (2, .varint): value = .boolean(try v.readBool())
             case (3, .len):
                 switch meaning {
                 case Meaning.blob, Meaning.byteString: value = .bytes(try v.readBytes())
                 case Meaning.entity:
-                    var embedded = ProtoReader(try v.readBytes(), acceptsGroups: true)
+                    // The embedded entity counts toward the outer reader's nesting limit.
+                    guard v.depth + 1 < v.maxDepth else {
+                        throw ProtoWireError(.nestingTooDeep(limit: v.maxDepth), offset: at)
+                    }
+                    var embedded = ProtoReader(try v.readBytes(), maxDepth: v.maxDepth - v.depth - 1, acceptsGroups: true)
                     value = .map(try embeddedFields(&embedded))
                 default: value = .string(try v.readString())
                 }
@@ -377,6 +392,9 @@ public enum ManagedExportEntity {
         }
         for name in order {
             guard let a = arrays[ExactName(name)] else { continue }
+            if a.vector, !a.elements.allSatisfy({ if case .double = $0 { true } else { false } }) {
+                throw ProtoWireError(.invalidValue("field \(name): a vector holds only doubles"), offset: 0)
+            }
             singles[name] =
                 a.vector
                 ? .map(["__type__": .string("__vector__"), "value": .array(a.elements)])
