@@ -21,6 +21,12 @@ struct RulesSuiteTests {
         #expect(r.passed >= 40)
     }
 
+    @Test func poetrySuitesPass() throws {
+        let r = try Self.runSuites("rules/poetry")
+        #expect(r.failed == 0, "\(r.log)")
+        #expect(r.passed >= 38)
+    }
+
     @Test func languageSuitesPass() throws {
         let r = try Self.runSuites("rules/language")
         #expect(r.failed == 0, "\(r.log)")
