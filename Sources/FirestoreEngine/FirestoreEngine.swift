@@ -27,6 +27,9 @@ public final class FirestoreEngine: Sendable {
     let observers: Mutex<[Int: @Sendable (CommittedChange) -> Void]>
     /// Writes stored in the same store transaction as each commit (`setCommitOutbox`).
     let outbox = Mutex<CommitOutbox?>(nil)
+    /// Told once when writes start failing for storage (disk full, read-only file) and once
+    /// when they succeed again (`onStorageTrouble`); the flag says which state holds.
+    let storageTrouble = Mutex<(failing: Bool, report: (@Sendable (String) -> Void)?)>((false, nil))
     /// Listen targets by collection, collection group and document (lock order: writer, then this).
     let listenRoutes: Mutex<ListenRoutes>
     /// How long superseded document versions stay readable at a `read_time` (production: one hour).

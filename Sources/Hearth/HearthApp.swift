@@ -92,6 +92,7 @@ public final class HearthApp: Sendable {
             store: store, clock: clock.now,
             versionRetention: options.versionRetention ?? FirestoreEngine.defaultVersionRetention, indexes: catalog)
         self.engine = engine
+        engine.onStorageTrouble { HearthLog.error("hearth: \($0)") }
         let rules = RulesController(engine: engine, log: { HearthLog.info($0) })
         self.rules = rules
         var watchers: [ConfigFileWatcher] = []

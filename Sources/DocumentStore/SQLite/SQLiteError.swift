@@ -3,8 +3,11 @@ import FirestoreModel
 
 /// A failed SQLite call: the result code, SQLite's message and the SQL that failed.
 ///
-/// The store turns it into `FirestoreError.internalError` at its public boundary: a storage
-/// failure is the server's fault, never the client's.
+/// The store turns it into a `FirestoreError` at its public boundary: a storage failure is the
+/// server's fault, never the client's. A full disk is `RESOURCE_EXHAUSTED` and a data file that
+/// cannot be written (read-only, removed, an I/O error) `UNAVAILABLE`, as production answers
+/// when it cannot take writes for now: the client may retry once the operator made room; reads
+/// go on. Everything else is `INTERNAL`. Source: googleapis `google/rpc/code.proto`.
 struct SQLiteError: Error, CustomStringConvertible {
     /// The extended result code (`SQLITE_BUSY`, `SQLITE_CONSTRAINT_UNIQUE`, …).
     var code: Int32
@@ -20,6 +23,15 @@ struct SQLiteError: Error, CustomStringConvertible {
         return "SQLite error \(code) (\(name)): \(message)"
     }
 
-    /// The same failure as a Firestore `INTERNAL` error.
-    var firestoreError: FirestoreError { .internalError("Storage failure: \(description)") }
+    /// The same failure as a Firestore error (see the type's comment for which code).
+    var firestoreError: FirestoreError {
+        switch code & 0xFF {
+        case SQLITE_FULL:
+            return FirestoreError(.resourceExhausted, "The data file's disk is full; writes fail until there is room (\(description)).")
+        case SQLITE_READONLY, SQLITE_IOERR, SQLITE_CANTOPEN:
+            return FirestoreError(.unavailable, "The data file cannot be written now (\(description)).")
+        default:
+            return .internalError("Storage failure: \(description)")
+        }
+    }
 }
