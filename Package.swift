@@ -58,6 +58,22 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(name: "hearth", dependencies: ["Hearth"], swiftSettings: strict),
 
+        // Fuzz targets (issue 18): libFuzzer harnesses built by scripts/fuzz.sh with
+        // `-sanitize=fuzzer,address -DFUZZING`; a normal build makes each a replayer of files.
+        .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport", swiftSettings: strict),
+        .executableTarget(
+            name: "FuzzHTTP1", dependencies: ["FuzzSupport", "HTTPServer"], path: "Fuzz/FuzzHTTP1", exclude: ["tokens.dict"],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "FuzzProto", dependencies: ["FuzzSupport", "ProtoWire", "FirestoreRPC", "FirestoreModel"], path: "Fuzz/FuzzProto",
+            swiftSettings: strict),
+        .executableTarget(
+            name: "FuzzRules", dependencies: ["FuzzSupport", "SecurityRules"], path: "Fuzz/FuzzRules", exclude: ["tokens.dict"],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "FuzzExport", dependencies: ["FuzzSupport", "ProtoWire", "FirestoreModel"], path: "Fuzz/FuzzExport",
+            swiftSettings: strict),
+
         // Benchmark workloads: measurement code outside the production targets.
         .target(
             name: "StoreWorkloads", dependencies: ["DocumentStore", "FirestoreModel"], path: "Benchmarks/StoreWorkloads",

@@ -19,7 +19,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 ADAPTERS = {"FirestoreAPI", "Functions", "AuthEmulator"}
-HELPERS = {"DeterministicRandom", "StoreWorkloads", "ShoutsWorkloads"}
+HELPERS = {"DeterministicRandom", "StoreWorkloads", "ShoutsWorkloads", "FuzzSupport"}
 DOMAIN = {"FirestoreModel", "FirestoreRPC", "DocumentStore", "SecurityRules", "FirestoreEngine"}
 WHOLE_FOUNDATION = {"Foundation", "FoundationNetworking", "FoundationXML", "FoundationInternationalization"}
 WIRE = {"HTTPServer", "GoogleWire", "ProtoWire", "FirestoreAPI", "Functions", "AuthEmulator", "Hearth", "HearthDemo"}
