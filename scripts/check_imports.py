@@ -23,7 +23,7 @@ HELPERS = {"DeterministicRandom", "StoreWorkloads", "ShoutsWorkloads", "FuzzSupp
 DOMAIN = {"FirestoreModel", "FirestoreRPC", "DocumentStore", "SecurityRules", "FirestoreEngine"}
 WHOLE_FOUNDATION = {"Foundation", "FoundationNetworking", "FoundationXML", "FoundationInternationalization"}
 WIRE = {"HTTPServer", "GoogleWire", "ProtoWire", "FirestoreAPI", "Functions", "AuthEmulator", "Hearth", "HearthDemo"}
-BENCH_OR_TEST_PREFIXES = ("Benchmarks/", "Tests/")
+BENCH_OR_TEST_PREFIXES = ("Benchmarks/", "Tests/", "Fuzz/")
 
 
 def targets():
