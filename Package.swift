@@ -71,6 +71,9 @@ let package = Package(
             name: "FuzzRules", dependencies: ["FuzzSupport", "SecurityRules"], path: "Fuzz/FuzzRules", exclude: ["tokens.dict"],
             swiftSettings: strict),
         .executableTarget(
+            name: "FuzzJSON", dependencies: ["FuzzSupport", "FirestoreAPI", "GoogleWire", "FirestoreModel"], path: "Fuzz/FuzzJSON",
+            swiftSettings: strict),
+        .executableTarget(
             name: "FuzzExport", dependencies: ["FuzzSupport", "ProtoWire", "FirestoreModel"], path: "Fuzz/FuzzExport",
             swiftSettings: strict),
 

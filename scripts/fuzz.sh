@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of Hearth's decoders with libFuzzer (issue 18 item 1).
 #
-#   scripts/fuzz.sh TARGET SECONDS    one target: FuzzHTTP1 FuzzProto FuzzRules FuzzExport
+#   scripts/fuzz.sh TARGET SECONDS    one target: FuzzHTTP1 FuzzProto FuzzRules FuzzExport FuzzJSON
 #   scripts/fuzz.sh all SECONDS       each target in turn
 #
 # Builds the target with `-sanitize=fuzzer,address -DFUZZING` into .build/fuzz (debug, so the
@@ -14,7 +14,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
-targets=(FuzzHTTP1 FuzzProto FuzzRules FuzzExport)
+targets=(FuzzHTTP1 FuzzProto FuzzRules FuzzExport FuzzJSON)
 [ $# -eq 2 ] || { echo "usage: scripts/fuzz.sh TARGET|all SECONDS (targets: ${targets[*]})" >&2; exit 2; }
 if [ "$1" = all ]; then
   for t in "${targets[@]}"; do "$0" "$t" "$2"; done
@@ -57,6 +57,10 @@ elif target == "FuzzExport":
     for path in glob.glob(base + "/**/*", recursive=True):
         if os.path.isfile(path):
             seed(os.path.basename(path), open(path, "rb").read())
+elif target == "FuzzJSON":
+    for path in ["firebase/firebase.json", "firebase-poetry/firebase.json", "firebase/firestore.indexes.json",
+                 "firebase-poetry/firestore.indexes.json", "Tests/Conformance/cli_export/dataset.json"]:
+        seed(os.path.basename(os.path.dirname(path)) + "-" + os.path.basename(path), open(path, "rb").read())
 elif target == "FuzzProto":
     # A small CommitRequest and Value per decoder slot; libFuzzer grows the rest.
     seed("commit", bytes([7]) + bytes.fromhex("0a1370726f6a656374732f702f6461746162617365732f2864656661756c7429"))
