@@ -88,6 +88,10 @@ final class EmulatorSuite: Sendable {
     /// - Throws: `HearthExport.Failure` naming what could not be read.
     static func importIfRequested(_ options: StartOptions, into store: any DocumentStore, project: String) throws {
         guard let dir = options.importPath else { return }
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory else {
+            throw HearthExport.Failure(description: "\(dir): no such export folder (--import)")
+        }
         let cli = FirebaseCLIExport.isCLIExport(dir)
         let summary =
             cli

@@ -933,7 +933,8 @@ button.toggle { padding: 0 0.3rem; font-size: 0.8rem; line-height: 1.2; }
 .failure { color: var(--danger); }
 ul.culprits { margin: 0; padding-left: 1.1rem; }
 ol.statements { list-style: none; padding: 0; margin: 0; display: flex; flex-direction: column; gap: 0.4rem; }
-ol.statements > li { border: 1px solid var(--border); border-left: 4px solid var(--border); border-radius: 5px; padding: 0.3rem 0.5rem; }
+ol.statements > li { border: 1px solid var(--border); border-left: 4px solid var(--border); border-radius: 5px; padding: 0.3rem 0.5rem; min-width: 0; overflow-wrap: anywhere; }
+ol.statements code, ul.culprits code { white-space: pre-wrap; overflow-wrap: anywhere; }
 ol.statements > li.res-true { border-left-color: #2e8b4a; }
 ol.statements > li.res-false, ol.statements > li.res-error { border-left-color: var(--danger); }
 .st-result { font-weight: 700; }
