@@ -72,27 +72,24 @@ extension FirestoreEngine {
         do throws(FirestoreError) {
             try store.commit(batches)
         } catch {
-            if error.code == .resourceExhausted || error.code == .unavailable {
-                let report = storageTrouble.withLock { s -> (@Sendable (String) -> Void)? in
-                    defer { s.failing = true }
-                    return s.failing ? nil : s.report
-                }
-                report?("storage: writes fail: \(error.message) Reads go on; writes resume when the file can be written.")
+            if error.code == .resourceExhausted || error.code == .unavailable,
+                !storageFailing.exchange(true, ordering: .relaxed)
+            {
+                storageTrouble.withLock { $0 }?(
+                    "storage: writes fail: \(error.message) Reads go on; writes resume when the file can be written.")
             }
             throw error
         }
-        let report = storageTrouble.withLock { s -> (@Sendable (String) -> Void)? in
-            defer { s.failing = false }
-            return s.failing ? s.report : nil
+        if storageFailing.load(ordering: .relaxed), storageFailing.exchange(false, ordering: .relaxed) {
+            storageTrouble.withLock { $0 }?("storage: writes succeed again")
         }
-        report?("storage: writes succeed again")
     }
 
     /// Sets where the one line goes when commits start failing for storage (a full disk: the
     /// store's `RESOURCE_EXHAUSTED`; a file that cannot be written: `UNAVAILABLE`) and the one
     /// line when they succeed again.
     public func onStorageTrouble(_ report: @escaping @Sendable (String) -> Void) {
-        storageTrouble.withLock { $0.report = report }
+        storageTrouble.withLock { $0 = report }
     }
 
     /// A commit checked and applied over a snapshot, not yet stored.

@@ -28,8 +28,10 @@ public final class FirestoreEngine: Sendable {
     /// Writes stored in the same store transaction as each commit (`setCommitOutbox`).
     let outbox = Mutex<CommitOutbox?>(nil)
     /// Told once when writes start failing for storage (disk full, read-only file) and once
-    /// when they succeed again (`onStorageTrouble`); the flag says which state holds.
-    let storageTrouble = Mutex<(failing: Bool, report: (@Sendable (String) -> Void)?)>((false, nil))
+    /// when they succeed again (`onStorageTrouble`); the flag says which state holds, so a
+    /// commit in the normal state reads one atomic and takes no lock.
+    let storageTrouble = Mutex<(@Sendable (String) -> Void)?>(nil)
+    let storageFailing = Atomic<Bool>(false)
     /// Listen targets by collection, collection group and document (lock order: writer, then this).
     let listenRoutes: Mutex<ListenRoutes>
     /// How long superseded document versions stay readable at a `read_time` (production: one hour).

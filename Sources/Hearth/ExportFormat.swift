@@ -85,7 +85,7 @@ public enum HearthExport {
             let relative = "firestore/\(try fileName(db.project))/\(try fileName(db.database)).jsonl"
             var text: [UInt8] = []
             var count = 0
-            try walk(db, snapshot) { doc in
+            try snapshot.forEachDocument(in: db) { doc in
                 RESTCodec.encodeDocument(doc, database: db).write(into: &text)
                 text.append(0x0A)
                 count += 1
@@ -205,11 +205,6 @@ public enum HearthExport {
             summary.users[entry.project] = entry.users.count
         }
         return summary
-    }
-
-    /// Calls `body` with every stored document of `db`, depth-first in `__name__` order.
-    static func walk(_ db: DatabaseID, _ snapshot: any StoreSnapshot, _ body: (Document) throws -> Void) throws {
-        try snapshot.forEachDocument(in: db, body)
     }
 
     /// The documents of one `.jsonl` file.

@@ -125,7 +125,7 @@ public enum FirebaseCLIExport {
         let snapshot = try store.snapshot()
         do {
             defer { snapshot.close() }
-            try HearthExport.walk(db, snapshot) { doc in
+            try snapshot.forEachDocument(in: db) { doc in
                 output.append(ManagedExportEntity.encode(path: doc.path, fields: doc.fields, database: db))
                 count += 1
             }

@@ -148,6 +148,10 @@ public final class FunctionsHost: Sendable {
     /// A copy of everything registered.
     public var functions: FunctionsRegistry { registry.withLock { $0 } }
 
+    /// The document triggers alone, in registration order (what every commit asks: cheaper
+    /// than copying the whole registry).
+    public var documentTriggers: [DocumentTrigger] { registry.withLock { $0.triggers } }
+
     // MARK: Invocation
 
     /// Runs the callable `name` in `region` in-process (no HTTP).

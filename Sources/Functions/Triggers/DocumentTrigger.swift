@@ -92,6 +92,12 @@ public struct DocumentTrigger: Sendable {
     /// Whether a failure is retried.
     public var retry: TriggerRetryPolicy
 
+    /// The wildcard captures when a change of `path` from `before` to `after` fires this
+    /// trigger (its event type and its pattern both match), else nil.
+    public func fires(on path: ResourcePath, before: Document?, after: Document?) -> [String: String]? {
+        eventType.matches(before: before, after: after) ? pattern.match(path) : nil
+    }
+
     /// Creates a definition.
     public init(
         name: String, pattern: DocumentPattern, eventType: DocumentEventType, retry: TriggerRetryPolicy = .never,

@@ -73,18 +73,17 @@ public final class TriggerDispatcher: Sendable {
         self.outboxDB = outboxDB
         host.engine.setCommitOutbox { [host] change in
             guard change.database == database, host.backgroundTriggersEnabled else { return nil }
-            let triggers = host.functions.triggers
+            let triggers = host.documentTriggers
             guard !triggers.isEmpty else { return nil }
             var puts: [Document] = []
-            for (i, d) in change.changes.enumerated()
-            where triggers.contains(where: { $0.eventType.matches(before: d.before, after: d.after) && $0.pattern.match(d.path) != nil }) {
+            for (i, d) in change.changes.enumerated() where Self.anyFires(triggers, d) {
                 puts.append(Self.outboxDocument(change, index: i, chain: TriggerDispatcher.chain))
             }
             return puts.isEmpty ? nil : (outboxDB, puts)
         }
         self.observerID = host.engine.addObserver { [host] change in
             guard change.database == database, !change.cleared, host.backgroundTriggersEnabled,
-                !host.functions.triggers.isEmpty
+                !host.documentTriggers.isEmpty
             else { return }
             let backlog = host.triggerStatistics.withLock { s -> Int in
                 s.enqueued += 1
@@ -147,11 +146,15 @@ public final class TriggerDispatcher: Sendable {
 
     /// The ids of the events of `queued` that some trigger matches (those the outbox holds).
     func matchingEventIDs(_ queued: Queued) -> [String] {
-        let triggers = host.functions.triggers
+        let triggers = host.documentTriggers
         return queued.change.changes.enumerated().compactMap { i, d in
-            triggers.contains { $0.eventType.matches(before: d.before, after: d.after) && $0.pattern.match(d.path) != nil }
-                ? Self.eventID(queued.change.commitTime, i + queued.firstIndex) : nil
+            Self.anyFires(triggers, d) ? Self.eventID(queued.change.commitTime, i + queued.firstIndex) : nil
         }
+    }
+
+    /// True when some trigger of `triggers` fires on `d` (what the outbox stores an event for).
+    static func anyFires(_ triggers: [DocumentTrigger], _ d: DocumentChange) -> Bool {
+        triggers.contains { $0.fires(on: d.path, before: d.before, after: d.after) != nil }
     }
 
     /// Records delivered event ids; removes their outbox documents when `flush` or 100 wait.
@@ -233,13 +236,13 @@ public final class TriggerDispatcher: Sendable {
     /// Calls each matching trigger for each document of the change.
     func deliver(_ queued: Queued) async {
         let change = queued.change
-        let triggers = host.functions.triggers
+        let triggers = host.documentTriggers
         guard !triggers.isEmpty else { return }
         let latency = ContinuousClock.now - queued.enqueued
         host.triggerStatistics.withLock { $0.record(latency: latency) }
         for (index, d) in change.changes.enumerated() {
-            for t in triggers where t.eventType.matches(before: d.before, after: d.after) {
-                guard let params = t.pattern.match(d.path) else { continue }
+            for t in triggers {
+                guard let params = t.fires(on: d.path, before: d.before, after: d.after) else { continue }
                 let hop = Hop(trigger: t.name, path: d.path)
                 let chain = queued.chain + [hop]
                 if chain.count > Self.maxDepth || chain.filter({ $0 == hop }).count > Self.maxRepeats {
