@@ -288,34 +288,15 @@ public enum FirebaseCLIExport {
 
     /// The documents of an overall metadata file's kind groups, per database.
     static func readFirestore(_ overall: URL, project: String) throws -> [DatabaseID: [ResourcePath: FieldMap]] {
-        let groups: [ManagedExportMetadata.KindGroup]
-        do {
-            groups = try ManagedExportMetadata.kindGroups(inOverall: try HearthExport.readFile(overall))
-        } catch let failure as HearthExport.Failure {
-            throw failure
-        } catch {
-            throw HearthExport.Failure(description: "\(overall.path): \(error)")
-        }
+        let groups = try decodeFile(overall) { try ManagedExportMetadata.kindGroups(inOverall: $0) }
         var out: [DatabaseID: [ResourcePath: FieldMap]] = [:]
         let base = overall.deletingLastPathComponent()
         for group in groups {
             let kindURL = base.appendingPathComponent(group.metadataPath)
-            let files: [String]
-            do {
-                files = try ManagedExportMetadata.outputFiles(inKind: try HearthExport.readFile(kindURL))
-            } catch let failure as HearthExport.Failure {
-                throw failure
-            } catch {
-                throw HearthExport.Failure(description: "\(kindURL.path): \(error)")
-            }
+            let files = try decodeFile(kindURL) { try ManagedExportMetadata.outputFiles(inKind: $0) }
             for name in files {
                 let url = kindURL.deletingLastPathComponent().appendingPathComponent(name)
-                let records: [[UInt8]]
-                do {
-                    records = try LevelDBLog.records(in: try HearthExport.readFile(url))
-                } catch let failure as LevelDBLog.Failure {
-                    throw HearthExport.Failure(description: "\(url.path): \(failure)")
-                }
+                let records = try decodeFile(url) { try LevelDBLog.records(in: $0) }
                 for (index, record) in records.enumerated() {
                     do throws(ProtoWireError) {
                         let entity = try ManagedExportEntity.decode(record)
@@ -341,6 +322,17 @@ public enum FirebaseCLIExport {
             }
         }
         return out
+    }
+
+    /// `decode` of the bytes of the file at `url`. - Throws: `HearthExport.Failure` naming the
+    /// file when it cannot be read, or with what `decode` threw (`path: reason`).
+    static func decodeFile<T>(_ url: URL, _ decode: ([UInt8]) throws -> T) throws -> T {
+        let bytes = try HearthExport.readFile(url)
+        do {
+            return try decode(bytes)
+        } catch {
+            throw HearthExport.Failure(description: "\(url.path): \(error)")
+        }
     }
 
     /// `(default)`, or a database id as Firestore allows them (a lower-case letter, then 3–62

@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -268,3 +269,61 @@ def no_leaked_threads():
             break
         time.sleep(0.02)
     assert not extra, f"threads left running: {[t.name for t in extra]}"
+
+
+# --------------------------------------------------------------------------- an app's own Hearth
+
+_PORT_LINE = re.compile(r"^(firestore|functions|auth|hub|ui)\s+http://127\.0\.0\.1:(\d+)", re.M)
+
+
+class AppServer:
+    """A Hearth started on an app's firebase.json by `start_app`: its ports by emulator name."""
+
+    def __init__(self, process, ports, log_path):
+        self.process, self.ports, self.log_path = process, ports, log_path
+
+    def call(self, name, method, path, body=None, token="owner"):
+        """(status, JSON) of one request to emulator `name`; `token` None sends no Authorization."""
+        data = json.dumps(body).encode() if body is not None else None
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        request = urllib.request.Request(f"http://127.0.0.1:{self.ports[name]}{path}", data=data, method=method,
+                                         headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as r:
+                return r.status, json.loads(r.read() or b"{}")
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read() or b"{}")
+
+    def stop(self):
+        """SIGTERM, then SIGKILL after 10 s."""
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def start_app(config, project, work, *extra, server=AppServer):
+    """Starts the debug Hearth on `config` for `project` (in memory unless `extra` names
+    `--data`) on free ports, and waits for "ready".
+    Returns a `server` (AppServer or a subclass with an app's own helpers)."""
+    binary = _ensure_binary()
+    log_path = work / f"hearth-{time.monotonic_ns()}.log"
+    flags = [arg for name in ("firestore", "functions", "auth", "hub", "ui") for arg in (f"--{name}-port", "0")]
+    storage = [] if "--data" in extra else ["--in-memory"]
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen([str(binary), "start", "--config", str(config), *storage, "--project", project,
+                                    "--quiet", *flags, *extra], cwd=work, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        text = log_path.read_text(errors="replace")
+        if "hearth: ready" in text:
+            return server(process, {n: int(p) for n, p in _PORT_LINE.findall(text)}, log_path)
+        if process.poll() is not None:
+            break
+        time.sleep(0.05)
+    process.kill()
+    raise RuntimeError("hearth did not start:\n" + log_path.read_text(errors="replace"))

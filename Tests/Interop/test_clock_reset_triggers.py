@@ -11,98 +11,43 @@ directory with the real Python client.
   the clock moves 31 days, without waiting; commit times never go backwards.
 """
 
-import json
-import re
 import shutil
-import signal
-import subprocess
 import threading
 import time
-import urllib.error
-import urllib.request
 from datetime import datetime, timedelta, timezone
 
 import pytest
 from google.auth.credentials import AnonymousCredentials
 from google.cloud import firestore
 
-from conftest import REPO, _ensure_binary
+from conftest import REPO, start_app
 
 PROJECT = "demo-shouts"
-
-
-class Server:
-    def __init__(self, ports):
-        self.ports = ports
-
-    def call(self, name, method, path, body=None, owner=True):
-        data = json.dumps(body).encode() if body is not None else None
-        headers = {"Content-Type": "application/json"}
-        if owner:
-            headers["Authorization"] = "Bearer owner"
-        request = urllib.request.Request(f"http://127.0.0.1:{self.ports[name]}{path}", data=data, method=method,
-                                         headers=headers)
-        try:
-            with urllib.request.urlopen(request, timeout=30) as r:
-                return r.status, json.loads(r.read() or b"{}")
-        except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read() or b"{}")
-
-
-def start(binary, work, *extra):
-    log_path = work / f"hearth-{time.monotonic_ns()}.log"
-    log = open(log_path, "wb")
-    process = subprocess.Popen(
-        [str(binary), "start", "--config", str(work / "firebase" / "firebase.json"), "--in-memory", "--project",
-         PROJECT, "--firestore-port", "0", "--functions-port", "0", "--auth-port", "0", "--hub-port", "0",
-         "--ui-port", "0", *extra], cwd=work, stdout=log, stderr=subprocess.STDOUT)
-    ports, deadline = {}, time.monotonic() + 30
-    while time.monotonic() < deadline:
-        text = log_path.read_text(errors="replace")
-        for name, port in re.findall(r"^(firestore|functions|auth|hub|ui)\s+http://127\.0\.0\.1:(\d+)", text, re.M):
-            ports[name] = int(port)
-        if "hearth: ready" in text:
-            return process, Server(ports), log_path
-        if process.poll() is not None:
-            break
-        time.sleep(0.05)
-    process.kill()
-    raise RuntimeError("hearth did not start:\n" + log_path.read_text(errors="replace"))
-
-
-def stop(process):
-    process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
 
 
 @pytest.fixture(scope="module")
 def seeded(tmp_path_factory):
     """Hearth started with --import of a seed it exported itself: 20 rooms and one account."""
-    binary = _ensure_binary()
     work = tmp_path_factory.mktemp("seed")
     shutil.copytree(REPO / "firebase", work / "firebase", ignore=shutil.ignore_patterns(".hearth"))
-    process, first, _ = start(binary, work)
+    config = work / "firebase" / "firebase.json"
+    first = start_app(config, PROJECT, work)
     try:
         docs = f"projects/{PROJECT}/databases/(default)/documents"
         writes = [{"update": {"name": f"{docs}/rooms/r{n:02d}", "fields": {"n": {"integerValue": str(n)}}}}
                   for n in range(20)]
         assert first.call("firestore", "POST", f"/v1/{docs}:commit", {"writes": writes})[0] == 200
         status, body = first.call("auth", "POST", "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k",
-                                  {"email": "seed@x.io", "password": "seed-secret"}, owner=False)
+                                  {"email": "seed@x.io", "password": "seed-secret"}, token=None)
         assert status == 200, body
         assert first.call("hub", "POST", "/_admin/export", {"path": str(work / "seed")})[0] == 200
     finally:
-        stop(process)
-    process, server, log_path = start(binary, work, "--import", str(work / "seed"))
-    server.log_path = log_path
+        first.stop()
+    server = start_app(config, PROJECT, work, "--import", str(work / "seed"))
     try:
         yield server
     finally:
-        stop(process)
+        server.stop()
 
 
 @pytest.fixture
@@ -152,7 +97,7 @@ def test_reset_puts_back_the_seed_and_a_listener_sees_it(seeded, client):
         watch.unsubscribe()
     # The seed's account is back too and signs in with its password.
     status, body = seeded.call("auth", "POST", "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=k",
-                               {"email": "seed@x.io", "password": "seed-secret"}, owner=False)
+                               {"email": "seed@x.io", "password": "seed-secret"}, token=None)
     assert status == 200, body
 
 

@@ -4,43 +4,24 @@ REST under the app's rules with Auth emulator tokens, the in-process triggers de
 and the real Python client's listeners and cursors see it.
 """
 
-import json
-import re
 import shutil
 import signal
-import subprocess
 import threading
 import time
-import urllib.error
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from google.auth.credentials import AnonymousCredentials
 from google.cloud import firestore
 
-from conftest import REPO, _ensure_binary
+from conftest import REPO, AppServer, start_app
 
 PROJECT = "demo-poetry"
 DOCS = f"projects/{PROJECT}/databases/(default)/documents"
 
 
-class Server:
-    def __init__(self, ports, log_path):
-        self.ports, self.log_path = ports, log_path
-
-    def call(self, name, method, path, body=None, token="owner"):
-        data = json.dumps(body).encode() if body is not None else None
-        headers = {"Content-Type": "application/json"}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        request = urllib.request.Request(f"http://127.0.0.1:{self.ports[name]}{path}", data=data, method=method,
-                                         headers=headers)
-        try:
-            with urllib.request.urlopen(request, timeout=30) as r:
-                return r.status, json.loads(r.read() or b"{}")
-        except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read() or b"{}")
+class Poets(AppServer):
+    """The poetry app's Hearth, with its users' intentions as helpers."""
 
     def sign_up(self, email):
         status, body = self.call("auth", "POST", "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k",
@@ -67,32 +48,13 @@ class Server:
 
 @pytest.fixture(scope="module")
 def poetry(tmp_path_factory):
-    binary = _ensure_binary()
     work = tmp_path_factory.mktemp("poetry")
     shutil.copytree(REPO / "firebase-poetry", work / "app", ignore=shutil.ignore_patterns(".hearth"))
-    log_path = work / "hearth.log"
-    log = open(log_path, "wb")
-    process = subprocess.Popen(
-        [str(binary), "start", "--config", str(work / "app" / "firebase.json"), "--in-memory", "--project", PROJECT,
-         "--quiet", "--firestore-port", "0", "--functions-port", "0", "--auth-port", "0", "--hub-port", "0",
-         "--ui-port", "0"], cwd=work, stdout=log, stderr=subprocess.STDOUT)
-    ports, deadline = {}, time.monotonic() + 30
-    while time.monotonic() < deadline:
-        text = log_path.read_text(errors="replace")
-        for name, port in re.findall(r"^(firestore|functions|auth|hub|ui)\s+http://127\.0\.0\.1:(\d+)", text, re.M):
-            ports[name] = int(port)
-        if "hearth: ready" in text or process.poll() is not None:
-            break
-        time.sleep(0.05)
-    assert "hearth: ready" in log_path.read_text(), log_path.read_text()
+    server = start_app(work / "app" / "firebase.json", PROJECT, work, server=Poets)
     try:
-        yield Server(ports, log_path)
+        yield server
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        server.stop()
 
 
 @pytest.fixture
@@ -218,34 +180,12 @@ def test_feeds_page_with_cursors(poetry, client):
         watch.unsubscribe()
 
 
-def start_on_data(binary, work, data, ports):
-    log_path = work / f"hearth-{time.monotonic_ns()}.log"
-    log = open(log_path, "wb")
-    process = subprocess.Popen(
-        [str(binary), "start", "--config", str(work / "app" / "firebase.json"), "--data", str(data), "--project",
-         PROJECT, "--quiet", "--firestore-port", str(ports[0]), "--functions-port", "0", "--auth-port", str(ports[1]),
-         "--hub-port", str(ports[2]), "--ui-port", "0"], cwd=work, stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and "hearth: ready" not in log_path.read_text(errors="replace"):
-        assert process.poll() is None, log_path.read_text()
-        time.sleep(0.05)
-    return process, Server({"firestore": ports[0], "auth": ports[1], "hub": ports[2]}, log_path)
-
-
 def test_kill_9_while_events_are_pending_loses_none(tmp_path):
     """Likes acknowledged just before `kill -9` are all counted once the next process delivered
     what the first left in its outbox (and none twice)."""
-    import socket
-    binary = _ensure_binary()
     shutil.copytree(REPO / "firebase-poetry", tmp_path / "app", ignore=shutil.ignore_patterns(".hearth"))
-    data = tmp_path / "poetry.sqlite"
-    sockets = [socket.socket() for _ in range(3)]
-    for s in sockets:
-        s.bind(("127.0.0.1", 0))
-    ports = [s.getsockname()[1] for s in sockets]
-    for s in sockets:
-        s.close()
-    process, server = start_on_data(binary, tmp_path, data, ports)
+    config, data = tmp_path / "app" / "firebase.json", str(tmp_path / "poetry.sqlite")
+    server = start_app(config, PROJECT, tmp_path, "--data", data, server=Poets)
     try:
         uid, token = server.sign_up("dante@poets.io")
         assert server.create(token, "pendingPoems/inferno", poem_fields(uid, "Inferno"), "createdAt")[0] == 200
@@ -255,9 +195,9 @@ def test_kill_9_while_events_are_pending_loses_none(tmp_path):
             results = list(pool.map(lambda lt: server.create(lt[1], f"poems/inferno/likes/{lt[0]}", {}, "likedAt"), likers))
         assert all(status == 200 for status, _ in results), results
     finally:
-        process.send_signal(signal.SIGKILL)  # at once: events may still be pending
-        process.wait()
-    process, server = start_on_data(binary, tmp_path, data, ports)
+        server.process.send_signal(signal.SIGKILL)  # at once: events may still be pending
+        server.process.wait()
+    server = start_app(config, PROJECT, tmp_path, "--data", data, server=Poets)
     try:
         server.settle()
         status, poem = server.call("firestore", "GET", f"/v1/{DOCS}/poems/inferno")
@@ -266,5 +206,4 @@ def test_kill_9_while_events_are_pending_loses_none(tmp_path):
         status, stats = server.call("hub", "GET", "/functions/triggers", token=None)
         assert stats["backlog"] == 0
     finally:
-        process.send_signal(signal.SIGTERM)
-        process.wait(timeout=10)
+        server.stop()
